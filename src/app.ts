@@ -1,0 +1,130 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Platform } from './context.ts';
+import { RestRouter, errorResponse, type RestRequest, type RestResponse } from './rest/router.ts';
+import { RateLimiter } from './rest/rate-limit.ts';
+import { MAX_BODY_BYTES, PayloadTooLargeError, parseBodyArgs } from './http/body.ts';
+import { AppError } from './errors.ts';
+import { healthPage, jwksPage, linkProbe, loginPage, notFound, type SimpleResponse } from './http/pages.ts';
+import { createGraphQLHandler, type GraphQLHandler } from './graphql/yoga.ts';
+
+export interface App {
+  /** The whole service as a fetch handler: used by tests and any fetch-based server. */
+  fetch(request: Request): Promise<Response>;
+  /** The same service for node:http; REST calls skip the Request/Response round trip. */
+  node(req: IncomingMessage, res: ServerResponse): void;
+  /** Set once migrations ran and the database answers; /health reports 503 before. */
+  markReady(): void;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+function requestIdFrom(header: string | null | undefined): string {
+  return header && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** Non-API pages shared by both adapters; undefined means "not mine". */
+async function page(platform: Platform, method: string, path: string, ready: boolean): Promise<SimpleResponse | undefined> {
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
+  if (path === '/health') return healthPage(platform, ready);
+  let m = /^\/login\/([a-z0-9]{20,80})$/.exec(path);
+  // Link scanners probe with HEAD: only a GET uses up a login.
+  if (m) return method === 'GET' ? loginPage(platform, { token: m[1]! }) : linkProbe();
+  m = /^\/l\/([a-z0-9]{4,32})$/.exec(path);
+  if (m) return method === 'GET' ? loginPage(platform, { shortCode: m[1]! }) : linkProbe();
+  m = /^\/lti\/([a-z]{3}_[a-z0-9]+)\/jwks\.json$/.exec(path);
+  if (m) return jwksPage(platform, m[1]!);
+  return undefined;
+}
+
+export function createApp(platform: Platform, options: { ready?: boolean } = {}): App {
+  const limiter = new RateLimiter(platform.config.rateLimit);
+  const rest = new RestRouter(platform, limiter);
+  const graphql: GraphQLHandler = createGraphQLHandler(platform);
+  let ready = options.ready ?? false;
+
+  async function fetchHandler(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+      const requestId = requestIdFrom(request.headers.get('x-request-id'));
+      const result = await rest.handle({
+        method: request.method,
+        path: url.pathname.slice(4),
+        query: url.searchParams,
+        headers: request.headers,
+        requestId,
+        body: async () => {
+          const buffer = new Uint8Array(await request.arrayBuffer());
+          if (buffer.byteLength > MAX_BODY_BYTES) throw new PayloadTooLargeError();
+          return parseBodyArgs(request.headers.get('content-type'), buffer);
+        },
+      });
+      return new Response(result.body, { status: result.status, headers: result.headers });
+    }
+    if (url.pathname === '/graphql') return graphql.fetch(request);
+    const result = (await page(platform, request.method, url.pathname, ready)) ?? notFound();
+    return new Response(result.status === 302 || request.method === 'HEAD' ? null : result.body, { status: result.status, headers: result.headers });
+  }
+
+  function send(res: ServerResponse, result: RestResponse | SimpleResponse, head = false): void {
+    res.writeHead(result.status, { ...result.headers, 'content-length': Buffer.byteLength(result.body) });
+    res.end(head ? undefined : result.body);
+  }
+
+  function readBody(req: IncomingMessage): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          reject(new PayloadTooLargeError());
+          req.destroy();
+        } else chunks.push(chunk);
+      });
+      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('error', reject);
+    });
+  }
+
+  async function nodeHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    if (pathname === '/api' || pathname.startsWith('/api/')) {
+      const headers = { get: (name: string) => req.headers[name] as string | undefined };
+      const requestId = requestIdFrom(headers.get('x-request-id'));
+      const result = await rest.handle({
+        method: req.method ?? 'GET',
+        path: pathname.slice(4),
+        query: new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1)),
+        headers,
+        requestId,
+        body: async () => parseBodyArgs(headers.get('content-type'), await readBody(req)),
+      });
+      return send(res, result);
+    }
+    if (pathname === '/graphql') return graphql.node(req, res);
+    const result = (await page(platform, req.method ?? 'GET', pathname, ready)) ?? notFound();
+    send(res, result, req.method === 'HEAD');
+  }
+
+  return {
+    fetch: fetchHandler,
+    node(req, res) {
+      nodeHandler(req, res).catch((error: unknown) => {
+        const appError = error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', 'Unexpected error');
+        if (!(error instanceof AppError)) platform.log.error({ err: error }, 'unhandled request error');
+        if (!res.headersSent) send(res, errorResponse(appError, randomUUID()));
+        else res.destroy();
+      });
+    },
+    markReady() {
+      ready = true;
+    },
+    async close() {
+      await limiter.close();
+    },
+  };
+}

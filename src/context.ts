@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { SecretBox } from './auth/secrets.ts';
+import type { Integration, User } from './generated/prisma/client.ts';
+import type { InstanceSettings } from './services/instance/settings.service.ts';
+import type { Notifier } from './services/notifications/notifications.service.ts';
+
+/** Long-lived dependencies shared by every request: built once in main.ts (or by a test). */
+export interface Platform {
+  config: Config;
+  db: Db;
+  secrets: SecretBox;
+  log: Logger;
+  settings: InstanceSettings;
+  notifier: Notifier;
+}
+
+/**
+ * Who is calling. The application acts as its owner, with the owner's permissions; with an
+ * `assume` token it acts as the assumed user. `user` is the one every action is attributed to.
+ */
+export interface Viewer {
+  user: User;
+  owner: User;
+  integration: Integration;
+  assumeTokenId?: string;
+}
+
+/** Per-request context handed to every service call. */
+export interface Context extends Platform {
+  viewer: Viewer;
+  requestId: string;
+  language: string;
+}

@@ -1,0 +1,103 @@
+import { mkdirSync, openSync, closeSync, writeSync, readFileSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client.ts';
+
+export type Db = PrismaClient;
+
+export type DatabaseTarget =
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'pglite-instance'; pglite: PGlite }
+  | { kind: 'postgres'; url: string };
+
+export interface Database {
+  prisma: Db;
+  /** The embedded engine, when this is one (migrations run on it directly). */
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+/**
+ * PGlite is one process with one connection: a second process opening the same directory would
+ * silently lose writes. A lock file holding our pid makes the second one refuse instead.
+ */
+function lockDataDir(dir: string): () => void {
+  const lockPath = path.join(dir, 'service.lock');
+  try {
+    const fd = openSync(lockPath, 'wx');
+    writeSync(fd, String(process.pid));
+    closeSync(fd);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const pid = Number(readFileSync(lockPath, 'utf8'));
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new Error(`The database in ${dir} is in use by process ${pid}; stop it first or choose another DATA_DIR`);
+    }
+    // A stale lock from a process that died: take it over.
+    unlinkSync(lockPath);
+    return lockDataDir(dir);
+  }
+  return () => {
+    try {
+      unlinkSync(lockPath);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Splits `?schema=name` off a PostgreSQL URL: pg does not know the parameter, Prisma's adapter takes it apart. */
+export function parsePostgresUrl(url: string): { connectionString: string; schema?: string } {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema') ?? undefined;
+  parsed.searchParams.delete('schema');
+  return { connectionString: parsed.toString(), schema };
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === 'postgres') {
+    const { connectionString, schema } = parsePostgresUrl(target.url);
+    const adapter = new PrismaPg(
+      { connectionString, max: 10, ...(schema ? { options: `-c search_path="${schema}"` } : {}) },
+      schema ? { schema } : undefined,
+    );
+    const prisma = new PrismaClient({ adapter });
+    return { prisma, close: () => prisma.$disconnect() };
+  }
+  let pglite: PGlite;
+  let unlock = () => {};
+  if (target.kind === 'pglite') {
+    const dir = path.resolve(target.dataDir);
+    mkdirSync(dir, { recursive: true });
+    unlock = lockDataDir(dir);
+    try {
+      pglite = await PGlite.create({ dataDir: path.join(dir, 'db') });
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  } else {
+    pglite = target.pglite;
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    prisma,
+    pglite,
+    async close() {
+      await prisma.$disconnect();
+      if (target.kind === 'pglite') await pglite.close();
+      unlock();
+    },
+  };
+}

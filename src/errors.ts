@@ -1,0 +1,92 @@
+/**
+ * The one error model. Services throw these; REST maps them to a status with the
+ * `Service-API-Error` and `Service-API-Error-Code` headers, GraphQL to `extensions.code`.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    /** UPPER_SNAKE category code. */
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the endpoint does not exist. */
+export class UnknownEndpointError extends AppError {
+  constructor(endpoint: string) {
+    super(400, 'UNKNOWN_ENDPOINT', `Unknown endpoint '${endpoint}'`);
+  }
+}
+
+/** 401: missing or wrong credentials, or an invalid assume token. */
+export class AuthenticationError extends AppError {
+  constructor(code: string, message: string) {
+    super(401, code, message);
+  }
+}
+
+/** 403: an argument is missing or breaks a rule; the message names the argument. */
+export class ArgumentError extends AppError {
+  constructor(
+    readonly argument: string,
+    rule: string,
+    code = 'INVALID_ARGUMENT',
+  ) {
+    super(403, code, `Argument '${argument}': ${rule}`, { argument });
+  }
+}
+
+/** 403: the caller may not do this. */
+export class PermissionError extends AppError {
+  constructor(message = 'Permission denied', code = 'PERMISSION_DENIED') {
+    super(403, code, message);
+  }
+}
+
+/** 405 with the allowed methods. */
+export class MethodNotAllowedError extends AppError {
+  constructor(
+    method: string,
+    readonly allow: string[],
+  ) {
+    super(405, 'METHOD_NOT_ALLOWED', `Method ${method} is not supported; use ${allow.join(', ')}`);
+  }
+}
+
+/** 406: unknown version, a feature that is off, or a configured limit reached. */
+export class NotAcceptableError extends AppError {
+  constructor(code: string, message: string) {
+    super(406, code, message);
+  }
+}
+
+export class FeatureDisabledError extends NotAcceptableError {
+  constructor(feature: string) {
+    super('FEATURE_DISABLED', `The ${feature} feature is not enabled`);
+  }
+}
+
+/** 429 with Retry-After seconds. */
+export class RateLimitError extends AppError {
+  constructor(readonly retryAfter: number) {
+    super(429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfter} s`);
+  }
+}
+
+/** 501: the operation is part of the contract but not built yet. */
+export class NotImplementedError extends AppError {
+  constructor(operation: string) {
+    super(501, 'NOT_IMPLEMENTED', `${operation} is not implemented yet`);
+  }
+}
+
+/** 503 with Retry-After seconds. */
+export class UnavailableError extends AppError {
+  constructor(readonly retryAfter: number) {
+    super(503, 'MAINTENANCE', 'The service is in maintenance; retry later');
+  }
+}

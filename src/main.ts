@@ -1,0 +1,67 @@
+import { createServer } from 'node:http';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createLogger } from './logger.ts';
+import { openDatabase } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { loadSecretKey } from './auth/secret-key.ts';
+import { createPlatform } from './platform.ts';
+import { bootstrap } from './services/bootstrap/bootstrap.service.ts';
+import { createApp } from './app.ts';
+import { startWorkers } from './jobs/workers.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = readConfig();
+const log = createLogger(config.LOG_LEVEL);
+const database = await openDatabase(config.database);
+const applied = await migrate(database.pglite ? { kind: 'pglite', pglite: database.pglite } : { kind: 'postgres', url: config.DATABASE_URL! });
+log.info({ applied, database: config.database.kind }, 'database migrated');
+
+const secretKey = loadSecretKey(config);
+if (secretKey.source !== 'env' && config.database.kind === 'postgres') {
+  log.warn('SECRET_KEY is not set: secrets are sealed with a key file in DATA_DIR; every instance must share the same key');
+}
+const platform = createPlatform({ config, db: database.prisma, log, secretKey: secretKey.key });
+
+const boot = await bootstrap(platform);
+if (boot.generated) {
+  // Printed once, on purpose to stdout and not to the log: these are the only credentials of a new instance.
+  process.stdout.write(
+    `\nA new instance: an administrator (username "admin") owns this API application.\n` +
+      `  app:    ${boot.generated.app}\n  secret: ${boot.generated.secret}\n` +
+      `Store them now; they are not shown again (read them later with GET integration:keys).\n\n`,
+  );
+}
+
+const app = createApp(platform);
+const server = createServer(app.node);
+server.keepAliveTimeout = 65_000;
+const workers = startWorkers(platform);
+server.listen(config.PORT, config.HOST, () => {
+  app.markReady();
+  log.info({ url: config.baseUrl, graphql: `${config.baseUrl}/graphql` }, 'service listening');
+});
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down');
+  server.close();
+  await workers.stop();
+  await app.close();
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,19 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Platform } from './context.ts';
+import type { Db } from './db/client.ts';
+import { SecretBox } from './auth/secrets.ts';
+import { InstanceSettings } from './services/instance/settings.service.ts';
+import { Notifier, type Transport } from './services/notifications/notifications.service.ts';
+
+/** Wires the long-lived dependencies every request shares. */
+export function createPlatform(deps: { config: Config; db: Db; log: Logger; secretKey: Buffer; transport?: Transport }): Platform {
+  return {
+    config: deps.config,
+    db: deps.db,
+    log: deps.log,
+    secrets: new SecretBox(deps.secretKey),
+    settings: new InstanceSettings(deps.db, { maintenance: deps.config.MAINTENANCE }),
+    notifier: new Notifier(deps.db, deps.transport),
+  };
+}

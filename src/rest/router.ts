@@ -1,0 +1,130 @@
+import type { Platform } from '../context.ts';
+import { authenticate, readCredentials } from '../auth/authenticate.ts';
+import { AppError, ArgumentError, MethodNotAllowedError, NotAcceptableError, NotImplementedError, UnavailableError, UnknownEndpointError } from '../errors.ts';
+import { allowedMethods, findOperation } from './operations.ts';
+import { routes } from './routes.ts';
+import { toContractName, toServiceArgs } from './names.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { resolveLanguage } from '../services/instance/language.ts';
+
+export interface RestRequest {
+  method: string;
+  /** Path below `/api`, e.g. `/v1/user:name`. */
+  path: string;
+  query: URLSearchParams;
+  headers: { get(name: string): string | null | undefined };
+  /** Arguments from the body (form or JSON), parsed by the HTTP adapter. */
+  body(): Promise<Record<string, unknown>>;
+  requestId: string;
+}
+
+export interface RestResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const ENDPOINT = /^[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)*$/;
+/** Version 1 is the only version, and the default. */
+const SUPPORTED_VERSIONS = new Set(['1']);
+
+/** Header values must be printable ASCII; the JSON body carries the full text. */
+const headerSafe = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 1000);
+
+export function errorResponse(error: AppError, requestId: string): RestResponse {
+  const argument = error instanceof ArgumentError ? toContractName(error.argument) : undefined;
+  const message = argument && error instanceof ArgumentError ? error.message.replace(`'${error.argument}'`, `'${argument}'`) : error.message;
+  const headers: Record<string, string> = {
+    'content-type': JSON_TYPE,
+    'service-api-error': headerSafe(message),
+    'service-api-error-code': error.code,
+    'x-request-id': requestId,
+  };
+  if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(', ');
+  if ('retryAfter' in error && typeof error.retryAfter === 'number') headers['retry-after'] = String(error.retryAfter);
+  const body = { error: { status: error.status, code: error.code, message, ...(argument ? { argument } : {}) } };
+  return { status: error.status, headers, body: JSON.stringify(body) };
+}
+
+/** `v01`, `1`, `v1` select version 1; `default`/`latest` the default. Anything else is unknown. */
+function normaliseVersion(raw: string): string | undefined {
+  const t = raw.trim().toLowerCase();
+  if (t === 'default' || t === 'latest') return undefined;
+  const m = /^v?0*(\d+)$/.exec(t);
+  return m ? m[1] : `unknown:${raw}`;
+}
+
+export class RestRouter {
+  constructor(
+    private readonly platform: Platform,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const started = performance.now();
+    let response: RestResponse;
+    let endpoint = '';
+    try {
+      const routed = await this.route(req);
+      endpoint = routed.endpoint;
+      response = routed.response;
+    } catch (error) {
+      response = errorResponse(this.toAppError(error, req), req.requestId);
+    }
+    this.platform.log.info(
+      { reqId: req.requestId, method: req.method, endpoint, status: response.status, ms: +(performance.now() - started).toFixed(2) },
+      'rest call',
+    );
+    return response;
+  }
+
+  private toAppError(error: unknown, req: RestRequest): AppError {
+    if (error instanceof AppError) return error;
+    this.platform.log.error({ reqId: req.requestId, err: error }, 'unexpected error');
+    return new AppError(500, 'INTERNAL_ERROR', `Unexpected error; reference ${req.requestId}`);
+  }
+
+  private async route(req: RestRequest): Promise<{ endpoint: string; response: RestResponse }> {
+    const m = /^\/(?:v([^/]*)\/)?([^/]+)\/?$/.exec(req.path);
+    const endpoint = m?.[2] ? decodeURIComponent(m[2]) : '';
+    if (!m || !ENDPOINT.test(endpoint) || allowedMethods(endpoint).length === 0) {
+      throw new UnknownEndpointError(endpoint || req.path);
+    }
+    const operation = findOperation(req.method, endpoint);
+    if (!operation) throw new MethodNotAllowedError(req.method, allowedMethods(endpoint));
+    const bodyArgs = req.method === 'GET' ? {} : await req.body();
+    const args: Record<string, unknown> = { ...Object.fromEntries(req.query), ...bodyArgs };
+
+    const requested = m[1] !== undefined ? m[1] : typeof args.version === 'string' ? args.version : undefined;
+    const version = requested === undefined ? undefined : normaliseVersion(requested);
+    if (version !== undefined && !SUPPORTED_VERSIONS.has(version)) {
+      throw new NotAcceptableError('UNSUPPORTED_VERSION', `Version '${requested}' is not supported; version 1 is the only version`);
+    }
+
+    const settings = await this.platform.settings.current();
+    if (settings.maintenance) throw new UnavailableError(120);
+
+    const viewer = await authenticate(this.platform, readCredentials(req.headers, args));
+    await this.limiter.consume(viewer.integration.id);
+
+    const handler = routes[`${operation.method} ${endpoint}`];
+    if (!handler) throw new NotImplementedError(`${operation.method} ${endpoint}`);
+
+    const ctx = {
+      ...this.platform,
+      viewer,
+      requestId: req.requestId,
+      language: resolveLanguage(req.headers.get('service-language'), viewer.user.language, settings.activeLanguages),
+    };
+    const output = await handler(ctx, toServiceArgs(args), { version });
+    return {
+      endpoint,
+      response: {
+        status: 200,
+        headers: { 'content-type': JSON_TYPE, 'x-request-id': req.requestId },
+        body: JSON.stringify(output),
+      },
+    };
+  }
+}

@@ -1,0 +1,10 @@
+import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Context } from '../../context.ts';
+import { newId } from '../../ids.ts';
+
+/** Records a write for the user it is attributed to, inside the write's own transaction. */
+export async function audit(ctx: Context, tx: Prisma.TransactionClient, action: string, subject?: string): Promise<void> {
+  await tx.auditEvent.create({
+    data: { id: newId('AuditEvent'), actorId: ctx.viewer.user.id, integrationId: ctx.viewer.integration.id, action, subject },
+  });
+}

@@ -1,0 +1,230 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/client.ts';
+import { loadSecretKey } from '../../src/auth/secret-key.ts';
+import { verifyPassword } from '../../src/auth/secrets.ts';
+import { createPlatform } from '../../src/platform.ts';
+import { createApp } from '../../src/app.ts';
+import type { Platform } from '../../src/context.ts';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
+
+/**
+ * The CLI runs as its own process on the configured database: DATA_DIR (embedded) or, on
+ * PostgreSQL, DATABASE_URL with a schema of this file's own. Its results are checked by opening
+ * the same database afterwards (the embedded one only once the CLI has exited and released it).
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CLI_TIMEOUT = 90_000;
+let dataDir: string;
+let pgDatabase: TestDatabase | undefined;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'cli-test-'));
+  if (onPostgres) pgDatabase = await createTestDatabase();
+});
+afterAll(async () => {
+  await pgDatabase?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Only what npx needs and the configuration under test: vitest's own variables (BASE_URL=/) would be read as config. */
+function env(): Record<string, string> {
+  const { PATH = '', HOME = '' } = process.env;
+  return { PATH, HOME, DATA_DIR: dataDir, ...(pgDatabase?.url ? { DATABASE_URL: pgDatabase.url } : {}), LOG_LEVEL: 'warn' };
+}
+
+function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: env() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, '') }));
+  });
+}
+
+/** `key: value` lines of the CLI's output. */
+function fields(stdout: string): Record<string, string> {
+  return Object.fromEntries([...stdout.matchAll(/^([a-z]+):\s+(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+}
+
+/** The database the CLI used, opened as the service would open it. */
+async function withDb<T>(run: (db: Database['prisma']) => Promise<T>): Promise<T> {
+  const database = pgDatabase ?? (await openDatabase({ kind: 'pglite', dataDir }));
+  try {
+    return await run(database.prisma);
+  } finally {
+    if (!pgDatabase) await database.close();
+  }
+}
+
+/** The same database and secret key file the CLI used, with the service on top of them. */
+function withService<T>(run: (platform: Platform, fetch: (endpoint: string, authorization: string) => Promise<Response>) => Promise<T>): Promise<T> {
+  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgDatabase?.url, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0' });
+  const key = loadSecretKey(config);
+  // The CLI created the key file; a new one here would not open its secrets.
+  expect(key.source).toBe('file');
+  return withDb(async (db) => {
+    const platform = createPlatform({ config, db, log: pino({ level: 'silent' }), secretKey: key.key });
+    const app = createApp(platform, { ready: true });
+    try {
+      return await run(platform, (endpoint, authorization) => app.fetch(new Request(`http://cli.test/api/v1/${endpoint}`, { headers: { authorization } })));
+    } finally {
+      await app.close();
+    }
+  });
+}
+
+const counts = () => withDb(async (db) => ({ users: await db.user.count(), integrations: await db.integration.count() }));
+
+describe('usage', () => {
+  it('prints help with exit code 0', { timeout: CLI_TIMEOUT }, async () => {
+    const r = await cli('help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('create-user --username U --email E --first-name F --last-name L [--admin] [--password P]');
+    expect(r.stdout).toContain('create-integration --owner <username or usr_ id> --title T');
+  });
+
+  it('refuses a missing or unknown command with exit code 2', { timeout: CLI_TIMEOUT }, async () => {
+    const none = await cli();
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('a command is required');
+    const unknown = await cli('delete-everything');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'delete-everything'");
+    expect(unknown.stderr).toContain("Run 'npm run cli -- help' for usage.");
+  });
+
+  it('lists every problem of a bad create-user at once, exit code 2, and creates nothing', { timeout: CLI_TIMEOUT }, async () => {
+    const r = await cli('create-user', '--username', 'abc', '--email', 'not-an-email', '--first-name', 'Jane');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('--last-name is required');
+    expect(r.stderr).toContain('--username must be 4 to 64 characters');
+    expect(r.stderr).toContain('--email must be an email address');
+    const unknownOption = await cli('create-user', '--username', 'jdoe', '--nickname', 'J');
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr).toContain("Unknown option '--nickname'");
+    const badChars = await cli('create-user', '--username', 'j doe!', '--email', 'j@example.com', '--first-name', 'J', '--last-name', 'D');
+    expect(badChars.code).toBe(2);
+    expect(badChars.stderr).toContain('--username may contain letters, digits and . _ @ + - only');
+    // Refused before the database is opened: on the embedded one, DATA_DIR stays empty.
+    if (!onPostgres) expect(readdirSync(dataDir)).toEqual([]);
+    else expect(await counts()).toEqual({ users: 0, integrations: 0 });
+  });
+});
+
+describe('create-user', () => {
+  it('creates an administrator with the given password', { timeout: CLI_TIMEOUT }, async () => {
+    const r = await cli('create-user', '--username', 'jdoe', '--email', 'jane@example.com', '--first-name', 'Jane', '--last-name', 'Doe', '--admin', '--password', 'correct horse');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = fields(r.stdout);
+    expect(out.user).toMatch(/^usr_[0-9a-z]{14}$/);
+    expect(out).toMatchObject({ username: 'jdoe', admin: 'true' });
+    // A chosen password is not echoed.
+    expect(r.stdout).not.toContain('password');
+    await withService(async (p) => {
+      const user = await p.db.user.findUniqueOrThrow({ where: { id: out.user } });
+      expect(user).toMatchObject({ username: 'jdoe', email: 'jane@example.com', firstName: 'Jane', lastName: 'Doe', fullName: 'Jane Doe', admin: true, enabled: true });
+      expect(await verifyPassword('correct horse', user.passwordHash)).toBe(true);
+    });
+  });
+
+  it('generates a password when none is given and prints it once', { timeout: CLI_TIMEOUT }, async () => {
+    const r = await cli('create-user', '--username', 'asmith', '--email', 'a@example.com', '--first-name', 'Ann', '--last-name', 'Smith');
+    expect(r.code).toBe(0);
+    const out = fields(r.stdout);
+    expect(out).toMatchObject({ username: 'asmith', admin: 'false' });
+    expect(out.password).toMatch(/^[0-9a-z]{16}$/);
+    await withService(async (p) => {
+      const user = await p.db.user.findUniqueOrThrow({ where: { username: 'asmith' } });
+      expect(user.admin).toBe(false);
+      expect(await verifyPassword(out.password!, user.passwordHash)).toBe(true);
+    });
+  });
+
+  it('refuses a taken username with exit code 1 and changes nothing', { timeout: CLI_TIMEOUT }, async () => {
+    const before = await counts();
+    const r = await cli('create-user', '--username', 'jdoe', '--email', 'other@example.com', '--first-name', 'J', '--last-name', 'D');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("username 'jdoe' is already taken");
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe('create-integration', () => {
+  it('creates an API integration for an owner named by username; the printed credentials authenticate', { timeout: CLI_TIMEOUT }, async () => {
+    const r = await cli('create-integration', '--owner', 'jdoe', '--title', "Jane's reporting");
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = fields(r.stdout);
+    expect(out.integration).toMatch(/^int_[0-9a-z]{14}$/);
+    expect(out.app).toMatch(/^[0-9a-z]{24}$/);
+    expect(out.secret).toMatch(/^[0-9a-z]{48}$/);
+    await withService(async (p, fetch) => {
+      const owner = await p.db.user.findUniqueOrThrow({ where: { username: 'jdoe' } });
+      expect(out.owner).toBe(owner.id);
+      const integration = await p.db.integration.findUniqueOrThrow({ where: { id: out.integration } });
+      expect(integration).toMatchObject({ title: "Jane's reporting", type: 'api', active: true, ownerId: owner.id, appId: out.app });
+      // Stored encrypted with the key file in DATA_DIR, never in clear.
+      expect(integration.secretCipher).not.toContain(out.secret);
+      expect(p.secrets.open(integration.secretCipher!)).toBe(out.secret);
+
+      const me = await fetch('user:me', `Bearer ${out.app}:${out.secret}`);
+      expect(me.status).toBe(200);
+      expect(await me.json()).toEqual({ user: owner.id, name: 'Jane Doe', status: true, exam: false });
+      const wrong = await fetch('user:me', `Bearer ${out.app}:${'x'.repeat(48)}`);
+      expect(wrong.status).toBe(401);
+    });
+  });
+
+  it('accepts the owner as an identification string', { timeout: CLI_TIMEOUT }, async () => {
+    const ownerId = await withService((p) => p.db.user.findUniqueOrThrow({ where: { username: 'asmith' } }).then((u) => u.id));
+    const r = await cli('create-integration', '--owner', ownerId, '--title', 'Ann app');
+    expect(r.code).toBe(0);
+    const out = fields(r.stdout);
+    expect(out.owner).toBe(ownerId);
+    await withService(async (_p, fetch) => {
+      const app = await fetch('test:app', `Bearer ${out.app}:${out.secret}`);
+      expect(app.status).toBe(200);
+      expect(await app.json()).toMatchObject({ app: out.app, user: ownerId, status: true });
+    });
+  });
+
+  it('refuses bad usage with 2 and an unknown owner with 1, creating nothing', { timeout: CLI_TIMEOUT }, async () => {
+    const before = await counts();
+    const missing = await cli('create-integration');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--owner is required');
+    expect(missing.stderr).toContain('--title is required');
+    const long = await cli('create-integration', '--owner', 'jdoe', '--title', 'x'.repeat(256));
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain('--title must be 1 to 255 characters');
+    const unknown = await cli('create-integration', '--owner', 'nobody', '--title', 'X');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no user with username or identification string 'nobody'");
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe.skipIf(onPostgres)('embedded database in use', () => {
+  it('refuses with exit code 1 while another process holds DATA_DIR', { timeout: CLI_TIMEOUT }, async () => {
+    const held = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      const r = await cli('create-user', '--username', 'blocked', '--email', 'b@example.com', '--first-name', 'B', '--last-name', 'L');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`is in use by process ${process.pid}`);
+      expect(await held.prisma.user.count({ where: { username: 'blocked' } })).toBe(0);
+    } finally {
+      await held.close();
+    }
+  });
+});

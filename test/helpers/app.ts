@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createPlatform } from '../../src/platform.ts';
+import { createApp, type App } from '../../src/app.ts';
+import type { Platform } from '../../src/context.ts';
+import type { User } from '../../src/generated/prisma/client.ts';
+import { createAccount, createApiIntegration } from '../../src/services/bootstrap/bootstrap.service.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export const BASE_URL = 'http://service.test';
+
+export interface Caller {
+  user: User;
+  app: string;
+  secret: string;
+  integrationId: string;
+}
+
+export interface RpcResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  /** Service-API-Error header. */
+  error: string | null;
+  /** Service-API-Error-Code header. */
+  code: string | null;
+}
+
+export interface RpcOptions {
+  as?: Caller | null;
+  headers?: Record<string, string>;
+  /** How the arguments travel: query string (default for GET), urlencoded form (default otherwise), JSON or multipart. */
+  encoding?: 'query' | 'form' | 'json' | 'multipart';
+  /** Path prefix, e.g. '/v1'. */
+  version?: string;
+}
+
+export interface TestApp {
+  app: App;
+  platform: Platform;
+  db: TestDatabase;
+  /** The instance administrator's application. */
+  admin: Caller;
+  rpc<T = any>(method: string, endpoint: string, args?: Record<string, unknown>, options?: RpcOptions): Promise<RpcResult<T>>;
+  gql<T = any>(query: string, variables?: Record<string, unknown>, options?: { as?: Caller | null; headers?: Record<string, string> }): Promise<{ status: number; body: { data?: T; errors?: any[] } }>;
+  /** A new user (created directly) owning an API application. */
+  newCaller(username: string, options?: { admin?: boolean; createdBy?: Caller }): Promise<Caller>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config: Config = loadConfig({ BASE_URL, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: '/nonexistent', ...env });
+  const platform = createPlatform({ config, db: db.prisma, log: pino({ level: 'silent' }), secretKey: randomBytes(32) });
+  const app = createApp(platform, { ready: true });
+
+  async function newCaller(username: string, options: { admin?: boolean; createdBy?: Caller } = {}): Promise<Caller> {
+    let user = await createAccount(platform, { username, email: `${username}@example.com`, firstName: username, lastName: 'Tester', admin: options.admin });
+    if (options.createdBy) user = await db.prisma.user.update({ where: { id: user.id }, data: { createdById: options.createdBy.user.id } });
+    const { integration, app: appId, secret } = await createApiIntegration(platform, user, `${username} app`);
+    return { user, app: appId, secret, integrationId: integration.id };
+  }
+
+  const admin = await newCaller('admin', { admin: true });
+
+  async function rpc(method: string, endpoint: string, args: Record<string, unknown> = {}, options: RpcOptions = {}): Promise<RpcResult> {
+    const as = options.as === undefined ? admin : options.as;
+    const headers: Record<string, string> = { ...(as ? { authorization: `Bearer ${as.app}:${as.secret}` } : {}), ...options.headers };
+    const encoding = options.encoding ?? (method === 'GET' ? 'query' : 'form');
+    const url = new URL(`${BASE_URL}/api${options.version ?? ''}/${endpoint}`);
+    let body: BodyInit | undefined;
+    const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+    if (encoding === 'query') for (const [k, v] of Object.entries(args)) url.searchParams.set(k, text(v));
+    else if (encoding === 'form') body = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, text(v)]));
+    else if (encoding === 'json') {
+      body = JSON.stringify(args);
+      headers['content-type'] = 'application/json';
+    } else {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(args)) form.set(k, text(v));
+      body = form;
+    }
+    const response = await app.fetch(new Request(url, { method, headers, body }));
+    const raw = await response.text();
+    let parsed: unknown = raw;
+    try {
+      parsed = raw ? JSON.parse(raw) : null;
+    } catch {
+      /* not JSON */
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: parsed,
+      error: response.headers.get('service-api-error'),
+      code: response.headers.get('service-api-error-code'),
+    };
+  }
+
+  async function gql(query: string, variables: Record<string, unknown> = {}, options: { as?: Caller | null; headers?: Record<string, string> } = {}) {
+    const as = options.as === undefined ? admin : options.as;
+    const response = await app.fetch(
+      new Request(`${BASE_URL}/graphql`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(as ? { authorization: `Bearer ${as.app}:${as.secret}` } : {}),
+          ...options.headers,
+        },
+        body: JSON.stringify({ query, variables }),
+      }),
+    );
+    return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } };
+  }
+
+  return {
+    app,
+    platform,
+    db,
+    admin,
+    rpc,
+    gql,
+    newCaller,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
