@@ -10,6 +10,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     // Each file opens its own database (in-memory PGlite, or a PostgreSQL schema of its own).
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/client.ts';
@@ -18,8 +20,7 @@ export interface TestDatabase extends Database {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!onPostgres) {
-    const pglite = new PGlite();
-    await migrate({ kind: 'pglite', pglite });
+    const pglite = new PGlite({ loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
     const database = await openDatabase({ kind: 'pglite-instance', pglite });
     return {
       ...database,
