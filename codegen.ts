@@ -7,9 +7,11 @@ import { Kind, buildSchema, parse, print, visit, type FragmentDefinitionNode, ty
 
 /**
  * Types the operations a dashboard sends (schema/operations/*.graphql) against the checked-in
- * schema (schema/schema.graphql) into schema/operations/generated.ts: the schema types, a result
- * and a variables type per operation, and each operation's text as a typed document string.
- * `npm run codegen` writes the file; test/graphql/codegen-drift.test.ts fails when it is stale.
+ * schema (schema/schema.graphql) into schema/operations/generated.ts: a result and a variables
+ * type per operation and fragment, the input and enum types they use, and each operation's text
+ * as a typed document string. `npm run codegen` writes the file; test/graphql/schema-drift.test.ts
+ * fails when it is stale. typescript-operations 6 declares the input and enum types itself, so the
+ * `typescript` plugin (every schema type, for servers) is not run: it would declare them twice.
  */
 
 const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -80,8 +82,8 @@ export async function generateOperations(): Promise<string> {
     schema: parse(schemaText),
     schemaAst: buildSchema(schemaText),
     documents,
-    // String unions rather than TS enums, so plain JSON values type-check as variables.
-    config: { scalars, enumsAsTypes: true, useTypeImports: true },
+    // Enums become string unions (the plugin's default), so plain JSON values type-check as variables.
+    config: { scalars },
     plugins: [{ 'typescript-operations': {} }, { 'typed-documents': {} }],
     pluginMap: {
       'typescript-operations': operationsPlugin,

@@ -41,7 +41,7 @@ async function page(platform: Platform, method: string, path: string, ready: boo
 export function createApp(platform: Platform, options: { ready?: boolean } = {}): App {
   const limiter = new RateLimiter(platform.config.rateLimit);
   const rest = new RestRouter(platform, limiter);
-  const graphql: GraphQLHandler = createGraphQLHandler(platform);
+  const graphql: GraphQLHandler = createGraphQLHandler(platform, limiter);
   let ready = options.ready ?? false;
 
   async function fetchHandler(request: Request): Promise<Response> {

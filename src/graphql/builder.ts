@@ -10,7 +10,7 @@ import { getDatamodel } from '../generated/pothos-prisma.ts';
 import type { Context } from '../context.ts';
 import { typeOfId } from '../ids.ts';
 
-/** The schema's own methods, so no graphql module copy is mixed in (see errors.ts). */
+/** Asked of the schema itself: ids.ts also knows prefixes of types that have no GraphQL face yet. */
 function isNodeType(info: GraphQLResolveInfo, typename: string): boolean {
   const node = info.schema.getType('Node') as GraphQLInterfaceType | undefined;
   return !!node && info.schema.getImplementations(node).objects.some((type) => type.name === typename);

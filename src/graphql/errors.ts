@@ -2,9 +2,9 @@ import { GraphQLError } from 'graphql';
 import { AppError, ArgumentError } from '../errors.ts';
 
 /**
- * graphql ships as CommonJS and as ES modules; when both copies load (vitest resolves the ES one
- * for our code, node the CommonJS one for yoga's executor) `instanceof GraphQLError` misses the
- * executor's errors. The class's toStringTag is the same in both copies, subclasses included.
+ * graphql ships a CommonJS and an ES build; where both get loaded (a bundler or test runner
+ * resolving differently from node) `instanceof GraphQLError` misses the other copy's errors. The
+ * class's toStringTag is the same in both, subclasses included.
  */
 function isGraphQLError(error: unknown): error is GraphQLError {
   return error instanceof GraphQLError || Object.prototype.toString.call(error) === '[object GraphQLError]';
@@ -38,13 +38,17 @@ export function maskError(error: unknown, requestId?: string): Error {
   const original = wrapped ? error.originalError : error;
   const location = wrapped ? { nodes: error.nodes, path: error.path } : {};
   if (original instanceof AppError) {
+    // Refused before execution (credentials, maintenance): the response itself takes the status.
+    const retryAfter = 'retryAfter' in original ? Number(original.retryAfter) : undefined;
+    const headers = retryAfter ? { 'Retry-After': String(retryAfter) } : undefined;
+    const http = !wrapped || original.status === 401 ? { status: original.status, ...(headers ? { headers } : {}) } : undefined;
     return new GraphQLError(original.message, {
       ...location,
       extensions: {
         code: original.code,
         status: original.status,
         ...(original instanceof ArgumentError ? { argument: original.argument } : {}),
-        ...(original.status === 401 ? { http: { status: 401 } } : {}),
+        ...(http ? { http } : {}),
       },
     });
   }

@@ -79,6 +79,26 @@ describe('credentials', () => {
     expectCode(wrong.errors![0]!, 'INVALID_CREDENTIALS');
   });
 
+  it('answers 503 with Retry-After and MAINTENANCE while the instance is in maintenance', async () => {
+    const down = await createTestApp({ MAINTENANCE: 'true' });
+    try {
+      const user = await down.newCaller('regular-user');
+      const response = await down.app.fetch(
+        new Request(`${BASE_URL}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${user.app}:${user.secret}` },
+          body: JSON.stringify({ query: MeDocument }),
+        }),
+      );
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('120');
+      const body = (await response.json()) as { errors: GraphQLErrorBody[] };
+      expect(body.errors.map((e) => e.extensions?.code)).toEqual(['MAINTENANCE']);
+    } finally {
+      await down.close();
+    }
+  });
+
   it('serves GraphiQL to a browser without credentials', async () => {
     const response = await t.app.fetch(new Request(`${BASE_URL}/graphql`, { headers: { accept: 'text/html' } }));
     expect(response.status).toBe(200);

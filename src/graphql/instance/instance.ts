@@ -1,0 +1,41 @@
+import { builder } from '../builder.ts';
+import { features } from '../../services/instance/settings.service.ts';
+import * as instance from '../../services/instance/instance.service.ts';
+import * as users from '../../services/users/users.service.ts';
+
+const FeatureEnum = builder.enumType('Feature', {
+  values: features,
+  description: 'Features switchable per instance and per user; a REST call needing one that is off answers 406.',
+});
+
+const FeatureStateType = builder.objectRef<instance.FeatureState>('FeatureState').implement({
+  description: 'Whether a feature is on, and whether that comes from the user or the instance.',
+  fields: (t) => ({
+    feature: t.field({ type: FeatureEnum, resolve: (s) => s.feature }),
+    enabled: t.exposeBoolean('enabled', { description: 'The feature is on.' }),
+    source: t.exposeString('source', { description: '`user` (own switch) or `instance`.' }),
+  }),
+});
+
+builder.queryField('features', (t) =>
+  t.field({
+    type: [FeatureStateType],
+    description: 'The effective feature switches of a user (default: the caller).',
+    args: { user: t.arg.id() },
+    resolve: async (_root, args, ctx) => instance.featureStates(ctx, args.user ? await users.findUser(ctx, args.user) : ctx.viewer.user),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  setFeature: t.field({
+    type: [FeatureStateType],
+    description: 'Switches a feature for the instance, or for one user (null clears the user switch). Administrators only.',
+    args: { feature: t.arg({ type: FeatureEnum, required: true }), enabled: t.arg.boolean(), user: t.arg.id() },
+    resolve: (_root, args, ctx) => instance.setFeature(ctx, { ...args }),
+  }),
+  setMaintenance: t.boolean({
+    description: 'Maintenance mode: every call answers 503 until switched off. Administrators only.',
+    args: { enabled: t.arg.boolean({ required: true }) },
+    resolve: (_root, args, ctx) => instance.setMaintenance(ctx, args),
+  }),
+}));
