@@ -1,106 +1,16 @@
-import type { Context } from '../context.ts';
-import type { Integration, User } from '../generated/prisma/client.ts';
-import * as users from '../services/users/users.service.ts';
-import * as links from '../services/users/login-links.service.ts';
-import * as assume from '../services/users/assume.service.ts';
-import * as integrations from '../services/integrations/integrations.service.ts';
-import { compact, datetime } from './format.ts';
+import type { Handler } from './routes/types.ts';
+import { testRoutes } from './routes/test.ts';
+import { userRoutes } from './routes/users.ts';
+import { integrationRoutes } from './routes/integrations.ts';
+
+export type { CallInfo, Handler } from './routes/types.ts';
 
 /**
- * The implemented operations of the contract: parse (the service validates), call, map the
- * result to the documented fields. Operations of the catalogue missing here answer 501.
+ * The implemented operations of the contract, one module per domain, keyed 'METHOD endpoint'.
+ * Operations of the catalogue (operations.ts) missing here answer 501.
  */
-export type Handler = (ctx: Context, args: Record<string, unknown>, call: CallInfo) => Promise<unknown>;
-
-export interface CallInfo {
-  /** The version the caller selected, or undefined for the default. */
-  version?: string;
-}
-
-const userSummary = (u: User) => ({ user: u.id, name: u.fullName });
-const userStatus = (u: User) => ({ user: u.id, name: u.fullName, status: u.enabled, exam: u.generated });
-const integrationSummary = (i: Integration) => ({ integration: i.id, id: i.externalId, title: i.title });
-const integrationRecord = (i: Integration) =>
-  compact({
-    integration: i.id,
-    id: i.externalId,
-    title: i.title,
-    type: i.type,
-    active: i.active,
-    lti: i.type === 'api' ? undefined : (i.lti ?? undefined),
-  });
-
 export const routes: Record<string, Handler> = {
-  'GET test:app': testApp,
-  'POST test:app': testApp,
-
-  'GET users': async (ctx, args) => ({ users: (await users.listUsers(ctx, args)).map(userSummary) }),
-  'GET user:me': async (ctx) => userStatus(ctx.viewer.user),
-  'GET user': async (ctx, args) => userStatus(await users.getUser(ctx, args)),
-  'POST user': async (ctx, args) => {
-    const { user, password } = await users.createUser(ctx, args);
-    return user.generated ? { user: user.id } : { user: user.id, username: user.username, password };
-  },
-  'PATCH user': async (ctx, args) => {
-    const user = await users.setUserActive(ctx, args);
-    return { user: user.id, status: user.enabled, success: true };
-  },
-  'DELETE user': async (ctx, args) => ({ user: (await users.deleteUser(ctx, args)).id, success: true }),
-  'GET user:name': async (ctx, args) => {
-    const u = await users.getUser(ctx, args);
-    return { user: u.id, first_name: u.firstName, last_name: u.lastName, full_name: u.fullName, display_name: u.displayName };
-  },
-  'POST user:name': async (ctx, args) => {
-    const { user, changed } = await users.setUserName(ctx, args);
-    return { user: user.id, success: true, changed };
-  },
-  'GET user:group': async (ctx, args) => {
-    const u = await users.getUser(ctx, args);
-    return { user: u.id, group: u.group };
-  },
-  'POST user:group': async (ctx, args) => {
-    const { user, changed } = await users.setUserGroup(ctx, args);
-    return { user: user.id, success: true, changed };
-  },
-  'GET user:search': async (ctx, args) => {
-    const u = await users.searchUser(ctx, args);
-    return { user: u.id, exam: u.generated };
-  },
-  'GET user:login': async (ctx, args) => {
-    const { user, link, url } = await links.getLoginLink(ctx, args);
-    return { user: user.id, url, valid: datetime(link.expiresAt) };
-  },
-  'POST user:login': async (ctx, args) => {
-    const { user, link, url } = await links.createLoginLink(ctx, args);
-    return { user: user.id, url, valid: datetime(link.expiresAt), count: link.maxLogins };
-  },
-  'DELETE user:login': async (ctx, args) => ({ user: (await links.deleteLoginLink(ctx, args)).id, success: true }),
-  'POST user:assume': async (ctx, args) => {
-    const { user, token, valid } = await assume.assumeUser(ctx, args);
-    return { user: user.id, token, valid: datetime(valid) };
-  },
-  'DELETE user:assume': async (ctx, args) => {
-    await assume.revokeAssumeToken(ctx, args);
-    return { success: true };
-  },
-
-  'GET integrations': async (ctx, args) => ({
-    integrations: (await integrations.listIntegrations(ctx, args)).map(integrationSummary),
-  }),
-  'GET integration': async (ctx, args) => integrationRecord(await integrations.getIntegration(ctx, args)),
-  'POST integration': async (ctx, args) => ({ integration: (await integrations.createIntegration(ctx, args)).id }),
-  'PATCH integration': async (ctx, args) => integrationRecord(await integrations.updateIntegration(ctx, args)),
-  'DELETE integration': async (ctx, args) => ({ integration: (await integrations.deleteIntegration(ctx, args)).id, success: true }),
-  'GET integration:keys': async (ctx, args) => (await integrations.getIntegrationKeys(ctx, args)).keys,
-  'POST integration:keys': async (ctx, args) => (await integrations.rotateIntegrationKeys(ctx, args)).keys,
+  ...testRoutes,
+  ...userRoutes,
+  ...integrationRoutes,
 };
-
-async function testApp(ctx: Context, _args: Record<string, unknown>, call: CallInfo) {
-  return {
-    version: call.version ?? 'default',
-    language: ctx.language,
-    app: ctx.viewer.integration.appId,
-    user: ctx.viewer.user.id,
-    status: true,
-  };
-}
