@@ -10,6 +10,14 @@ export const idPrefixes = {
   CustomField: 'cfd',
   AuditEvent: 'aud',
   Notification: 'ntf',
+  Department: 'dep',
+  Class: 'cls',
+  ClassAssignment: 'asg',
+  LibraryDocument: 'doc',
+  Competency: 'cmp',
+  Requirement: 'req',
+  Webhook: 'whk',
+  WebhookDelivery: 'dlv',
 } as const;
 
 export type IdType = keyof typeof idPrefixes;

@@ -232,7 +232,9 @@ export type NodeQueryVariables = Exact<{
 
 
 export type NodeQuery = { node:
+    | { __typename: 'Department', id: string }
     | { __typename: 'Integration', title: string, id: string }
+    | { __typename: 'Organization', id: string }
     | { __typename: 'User', username: string, id: string }
    | null };
 
