@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Caller, TestApp } from '../helpers/app.ts';
 import type { ResultOf, TypedDocumentString, VariablesOf } from '../../schema/operations/generated.ts';
 
@@ -50,4 +51,16 @@ export async function refused<D extends TypedDocumentString<any, any>>(
   const r = await send(t, document, variables, options);
   if (!r.errors || r.errors.length !== 1) throw new Error(`expected one error, got ${JSON.stringify(r.errors)} with ${JSON.stringify(r.data)}`);
   return r.errors[0]!;
+}
+
+/** A GraphQL DateTime: ISO 8601 in UTC. */
+export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+/** A refusal carries the service error code, and names the argument at fault when there is one. */
+export function expectCode(error: GraphQLErrorBody, code: string, argument?: string) {
+  expect(error.extensions?.code, error.message).toBe(code);
+  if (argument !== undefined) {
+    expect(error.extensions?.argument).toBe(argument);
+    expect(error.message).toContain(argument);
+  }
 }

@@ -14,7 +14,7 @@ import {
   type CreateIntegrationInput,
   type IntegrationsQuery,
 } from '../../schema/operations/generated.ts';
-import { ok, refused, send, type GraphQLErrorBody } from './client.ts';
+import { type GraphQLErrorBody, ISO, expectCode, ok, refused, send } from './client.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,15 +22,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
-
-function expectCode(error: GraphQLErrorBody, code: string, argument?: string) {
-  expect(error.extensions?.code, error.message).toBe(code);
-  if (argument !== undefined) {
-    expect(error.extensions?.argument).toBe(argument);
-    expect(error.message).toContain(argument);
-  }
-}
 
 const row = (id: string) => t.db.prisma.integration.findUnique({ where: { id } });
 const integrationCount = () => t.db.prisma.integration.count();
