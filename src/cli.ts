@@ -87,7 +87,11 @@ async function withPlatform<T>(run: (platform: Platform) => Promise<T>): Promise
     await migrate(database.pglite ? { kind: 'pglite', pglite: database.pglite } : { kind: 'postgres', url: config.DATABASE_URL! });
     // Logs go to stderr so stdout carries only the result.
     const log = pino({ level: config.LOG_LEVEL, base: undefined }, pino.destination(2));
-    return await run(createPlatform({ config, db: database.prisma, log, secretKey: loadSecretKey(config).key }));
+    const secretKey = loadSecretKey(config);
+    if (secretKey.source !== 'env' && config.database.kind === 'postgres') {
+      log.warn(`SECRET_KEY is not set: secrets are sealed with the key file in ${config.DATA_DIR}, which the service must share`);
+    }
+    return await run(createPlatform({ config, db: database.prisma, log, secretKey: secretKey.key }));
   } finally {
     await database.close();
   }

@@ -5,12 +5,27 @@ import { z } from 'zod';
  * prints every problem at once and the process exits, instead of failing on first use.
  */
 const boolean = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true, false, 1, 0, yes or no' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Whole numbers written in decimal; the message names the range instead of zod's "received NaN". */
+const integer = (min: number, max: number) =>
+  z.coerce
+    .number({ error: `must be a whole number from ${min} to ${max}` })
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be a whole number from ${min} to ${max}`)
+    .max(max, `must be a whole number from ${min} to ${max}`);
+
+/** The same rule as parseSecretKey (src/auth/secrets.ts), checked here so a bad key is listed with the rest. */
+const secretKey = z
+  .string()
+  .refine((v) => /^[0-9a-f]{64}$/i.test(v) || (/^[A-Za-z0-9+/_-]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32), {
+    message: 'must be 32 bytes, as 64 hex characters or base64',
+  });
 
 const schema = z
   .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+    PORT: integer(0, 65535).default(4000),
     HOST: z.string().min(1).default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
@@ -22,16 +37,30 @@ const schema = z
     BOOTSTRAP_SECRET: z.string().min(16, 'at least 16 characters').max(128).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** 32-byte key (hex or base64) that encrypts integration secrets at rest; a key file in DATA_DIR otherwise. */
-    SECRET_KEY: z.string().optional(),
+    SECRET_KEY: secretKey.optional(),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
-    RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(50),
-    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
+    RATE_LIMIT_PER_SECOND: integer(0, 1_000_000).default(50),
+    RATE_LIMIT_PER_MINUTE: integer(0, 60_000_000).default(1200),
     MAINTENANCE: boolean.default(false),
-    ASSUME_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),
+    ASSUME_TOKEN_TTL_SECONDS: integer(30, 86400).default(3600),
+    /** How often the background workers look for due webhook deliveries and notifications. */
+    WORKER_INTERVAL_MS: integer(50, 60_000).default(1000),
+    /** Lets webhook endpoints resolve to loopback, private, link-local and other non-public addresses. */
+    WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+    WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+    WEBHOOK_MAX_ATTEMPTS: integer(1, 30).default(8),
+    /** Delay before the first retry; each further retry waits twice as long (capped at one hour). */
+    WEBHOOK_RETRY_BASE_MS: integer(10, 3_600_000).default(5000),
+    /** An smtp:// or smtps:// URL (nodemailer syntax) sends email; unset, messages are only recorded. */
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+    /** Sender of email, `address` or `Name <address>`. */
+    MAIL_FROM: z.string().min(3).max(255).optional(),
   })
   .refine((c) => (c.BOOTSTRAP_APP === undefined) === (c.BOOTSTRAP_SECRET === undefined), {
     message: 'BOOTSTRAP_APP and BOOTSTRAP_SECRET must be set together',
     path: ['BOOTSTRAP_SECRET'],
+    // Checked even when other variables are invalid, so every problem is listed at once.
+    when: () => true,
   });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -41,6 +70,9 @@ export interface Config extends RawConfig {
   baseUrl: string;
   database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
   rateLimit: { perSecond: number; perMinute: number; redisUrl?: string };
+  webhooks: { allowPrivate: boolean; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
+  /** Sender of email: MAIL_FROM, or no-reply at the host of the base URL. */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -58,10 +90,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const publicHost = c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST;
+  const baseUrl = (c.BASE_URL ?? `http://${publicHost}:${c.PORT}`).replace(/\/+$/, '');
   return {
     ...c,
-    baseUrl: (c.BASE_URL ?? `http://${publicHost}:${c.PORT}`).replace(/\/+$/, ''),
+    baseUrl,
     database: c.DATABASE_URL ? { kind: 'postgres', url: c.DATABASE_URL } : { kind: 'pglite', dataDir: c.DATA_DIR },
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, perMinute: c.RATE_LIMIT_PER_MINUTE, redisUrl: c.REDIS_URL },
+    webhooks: {
+      allowPrivate: c.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: c.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: c.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: c.WEBHOOK_RETRY_BASE_MS,
+    },
+    mailFrom: c.MAIL_FROM ?? `no-reply@${new URL(baseUrl).hostname}`,
   };
 }

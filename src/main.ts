@@ -32,6 +32,7 @@ if (secretKey.source !== 'env' && config.database.kind === 'postgres') {
   log.warn('SECRET_KEY is not set: secrets are sealed with a key file in DATA_DIR; every instance must share the same key');
 }
 const platform = createPlatform({ config, db: database.prisma, log, secretKey: secretKey.key });
+if (config.WEBHOOK_ALLOW_PRIVATE) log.warn('WEBHOOK_ALLOW_PRIVATE is set: webhooks may call loopback, private and link-local addresses');
 
 const boot = await bootstrap(platform);
 if (boot.generated) {

@@ -4,9 +4,10 @@ import type { Platform } from './context.ts';
 import type { Db } from './db/client.ts';
 import { SecretBox } from './auth/secrets.ts';
 import { InstanceSettings } from './services/instance/settings.service.ts';
-import { Notifier, type Transport } from './services/notifications/notifications.service.ts';
+import { Notifier, recordingTransport, type Transport } from './services/notifications/notifications.service.ts';
+import { smtpTransport } from './services/notifications/smtp.ts';
 
-/** Wires the long-lived dependencies every request shares. */
+/** Wires the long-lived dependencies every request shares. Email goes out by SMTP when SMTP_URL is set. */
 export function createPlatform(deps: { config: Config; db: Db; log: Logger; secretKey: Buffer; transport?: Transport }): Platform {
   return {
     config: deps.config,
@@ -14,6 +15,9 @@ export function createPlatform(deps: { config: Config; db: Db; log: Logger; secr
     log: deps.log,
     secrets: new SecretBox(deps.secretKey),
     settings: new InstanceSettings(deps.db, { maintenance: deps.config.MAINTENANCE }),
-    notifier: new Notifier(deps.db, deps.transport),
+    notifier: new Notifier(
+      deps.db,
+      deps.transport ?? (deps.config.SMTP_URL ? smtpTransport(deps.config.SMTP_URL, deps.config.mailFrom) : recordingTransport),
+    ),
   };
 }

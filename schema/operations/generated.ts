@@ -4,6 +4,100 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** Memberships to add or update, with the rules of POST organization:members, in several organizations at once. */
+export type AddOrganizationMembersInput = {
+  /** A department (name, external id or identification string) of every organization; its members take its levels. Not with `permission`. */
+  department?: string | null | undefined;
+  /** Send each added or updated member a message (default false). */
+  notify?: boolean | null | undefined;
+  organizations: Array<string | number>;
+  /** Levels of members without a department. */
+  permission?: OrganizationPermissionInput | null | undefined;
+  users: Array<string | number>;
+};
+
+/** INACTIVE: inactive, not started yet or over (and no own work); ACTIVE: accepts work; STARTED: work begun, not submitted; SUBMITTED: handed in; GRADED: handed in and graded. */
+export type AssignmentStatus =
+  | 'ACTIVE'
+  | 'GRADED'
+  | 'INACTIVE'
+  | 'STARTED'
+  | 'SUBMITTED';
+
+/** organization: every member the caller sees; departments: the members of the departments it leads. */
+export type ComplianceScope =
+  | 'departments'
+  | 'organization';
+
+/** Level on the organization's content, lowest first. */
+export type ContentLevel =
+  | 'admin'
+  | 'control'
+  | 'grant'
+  | 'modify'
+  | 'none'
+  | 'report'
+  | 'view';
+
+/** A new assignment of a class the caller manages. */
+export type CreateClassAssignmentInput = {
+  /** Default true. */
+  active?: boolean | null | undefined;
+  /** The class. */
+  class: string | number;
+  /** Description. */
+  description?: string | null | undefined;
+  /** Work is accepted until this moment, after starts. */
+  ends: string;
+  /** Work is accepted from this moment. */
+  starts: string;
+  /** 1-255 characters. */
+  title: string;
+};
+
+/** A new class owned by the caller. */
+export type CreateClassInput = {
+  /** Description. */
+  description?: string | null | undefined;
+  /** When the class ends, after start. */
+  end?: string | null | undefined;
+  /** External identifier, 1-64 characters. */
+  externalId?: string | null | undefined;
+  /** An organization where the caller is a teacher or more, or its owner. */
+  organization?: string | number | null | undefined;
+  /** When the class starts. */
+  start?: string | null | undefined;
+  /** 1-255 characters. */
+  title: string;
+};
+
+/** A new competency of an organization. */
+export type CreateCompetencyInput = {
+  description?: string | null | undefined;
+  /** Library documents of the organization to attach. */
+  documents?: Array<string | number> | null | undefined;
+  /** External identifier, unique in the organization (1-64 characters). */
+  externalId?: string | null | undefined;
+  organization: string | number;
+  /** 1-255 characters. */
+  title: string;
+};
+
+/** A new department (managers only); the rules of POST organization:department. */
+export type CreateDepartmentInput = {
+  /** External identifier, 0-64 characters. */
+  externalId?: string | null | undefined;
+  /** At most 5 members of the organization. */
+  leaders?: Array<string | number> | null | undefined;
+  organization: string | number;
+  /** Parent by name, external id or identification string; absent: the root. */
+  parent?: string | null | undefined;
+  /** Levels given to its members. */
+  permission?: OrganizationPermissionInput | null | undefined;
+  /** 1-255 characters, unique in the organization. */
+  title: string;
+};
+
 /** A new integration; the same rules as POST integration. */
 export type CreateIntegrationInput = {
   description?: string | null | undefined;
@@ -16,6 +110,67 @@ export type CreateIntegrationInput = {
   title: string;
   /** Default api. */
   type?: IntegrationType | null | undefined;
+};
+
+/** A new document of an organization's library. */
+export type CreateLibraryDocumentInput = {
+  archived?: boolean | null | undefined;
+  organization: string | number;
+  prefix?: string | null | undefined;
+  title: string;
+};
+
+/** A new organization, owned by the caller; the rules of POST organization. */
+export type CreateOrganizationInput = {
+  /** Values of custom fields configured for organizations. */
+  customFields?: Record<string, unknown> | null | undefined;
+  /** Description. */
+  description?: string | null | undefined;
+  /** Domain, a FQDN without www (needs the privileged fields feature). */
+  domain?: string | null | undefined;
+  /** Contact email. */
+  email?: string | null | undefined;
+  /** External identifier, 1-64 characters. */
+  externalId?: string | null | undefined;
+  /** Contact phone, '+prefix number'. */
+  phone?: string | null | undefined;
+  /** 1-255 characters. */
+  title: string;
+  /** Website URL. */
+  website?: string | null | undefined;
+};
+
+/** A new requirement; only the fields of its type and deadline kind may be given. */
+export type CreateRequirementInput = {
+  competency: string | number;
+  /** The exam, class, library document, or starting exam of a journey. */
+  content?: string | number | null | undefined;
+  /** The last day (UTC), with deadlineType date. */
+  deadlineDate?: string | null | undefined;
+  /** Days from the assignment (1-3650), with deadlineType days. */
+  deadlineDays?: number | null | undefined;
+  deadlineType?: DeadlineType | null | undefined;
+  /** Empty removes it. */
+  description?: string | null | undefined;
+  /** Library documents to attach; empty detaches all. */
+  documents?: Array<string | number> | null | undefined;
+  /** Does not count towards the status (default false). */
+  optional?: boolean | null | undefined;
+  /** Journey outcomes accepted; empty: any. */
+  outcomes?: Array<string> | null | undefined;
+  /** Lower first; a new requirement comes last by default. */
+  priority?: number | null | undefined;
+  /** Empty removes it. */
+  title?: string | null | undefined;
+  todoAttachments?: boolean | null | undefined;
+  /** Educators of a training to-do. */
+  todoEducators?: Array<string | number> | null | undefined;
+  /** Labels of the fields to fill in (not for default to-dos). */
+  todoFields?: Array<string> | null | undefined;
+  todoType?: TodoType | null | undefined;
+  type: RequirementType;
+  /** Days a completion stays valid; 0: forever. */
+  validityDays?: number | null | undefined;
 };
 
 /** A new user account; the same rules and defaults as POST user. */
@@ -51,6 +206,42 @@ export type CreateUserInput = {
   username: string;
 };
 
+/** A new webhook; the same rules as POST organization:webhook. */
+export type CreateWebhookInput = {
+  /** none (default) or key. */
+  authentication?: string | null | undefined;
+  /** With key: the key (stored encrypted, never shown again). */
+  authenticationKey?: string | null | undefined;
+  /** With key, instead of the key: a user custom field holding it. */
+  authenticationKeyCustom?: string | null | undefined;
+  /** With key: header, bearer or data (default). */
+  authenticationSend?: string | null | undefined;
+  /** With key sent in data: the field name. */
+  authenticationSendData?: string | null | undefined;
+  /** With key sent in a header: the header name. */
+  authenticationSendHeader?: string | null | undefined;
+  /** http:// or https:// URL; must resolve to public addresses. */
+  endpoint: string;
+  /** Extra fields added to every payload. */
+  extraData?: Record<string, unknown> | null | undefined;
+  /** POST (default) or GET. */
+  method?: string | null | undefined;
+  /** The organization. */
+  organization: string | number;
+  /** error (default): retry with backoff; none: one attempt. */
+  retry?: string | null | undefined;
+  /** Title, 1-255 characters. */
+  title: string;
+  /** exam-play-result, quiz-play-result, journey-completed or api. */
+  triggerEvent: string;
+};
+
+/** none removes the deadline; date or days sets one. */
+export type DeadlineType =
+  | 'date'
+  | 'days'
+  | 'none';
+
 /** Gender of a user. */
 export type Gender =
   | 'female'
@@ -65,6 +256,197 @@ export type IntegrationType =
   | 'lms_b'
   | 'lms_c'
   | 'lms_d';
+
+/** Which members a member sees: none (itself), its department (and those below it), or the organization. */
+export type MemberScope =
+  | 'department'
+  | 'none'
+  | 'organization';
+
+/** Permission levels; an absent level takes its default (member, none, none). */
+export type OrganizationPermissionInput = {
+  content?: ContentLevel | null | undefined;
+  members?: MemberScope | null | undefined;
+  organization?: OrganizationRole | null | undefined;
+};
+
+/** Role in an organization, lowest first: member, teacher, reporter, supervisor, admin. */
+export type OrganizationRole =
+  | 'admin'
+  | 'member'
+  | 'reporter'
+  | 'supervisor'
+  | 'teacher';
+
+/** progress: started; waiting: submitted for review; completed; none: withdraws the progress. */
+export type ProgressStatus =
+  | 'completed'
+  | 'none'
+  | 'progress'
+  | 'waiting';
+
+/** Where a member stands on a requirement. */
+export type RecordRequirementProgressInput = {
+  /** When it was completed (reviewers; not in the future). */
+  completedAt?: string | null | undefined;
+  requirement: string | number;
+  status: ProgressStatus;
+  /** The member (default: the caller). */
+  user?: string | number | null | undefined;
+};
+
+/** What a requirement asks for. */
+export type RequirementType =
+  | 'class'
+  | 'document'
+  | 'exam'
+  | 'journey'
+  | 'todo';
+
+/** Who holds a competency; each given part replaces the current one. */
+export type SetCompetencyAssignmentsInput = {
+  /** Every member of the organization. */
+  all?: boolean | null | undefined;
+  competency: string | number;
+  /** Departments by identification string, name or external identifier; empty clears. */
+  departments?: Array<string> | null | undefined;
+  /** Members assigned directly; empty clears. */
+  members?: Array<string | number> | null | undefined;
+};
+
+/** Kind of to-do: default, document, exam or training. */
+export type TodoType =
+  | 'default'
+  | 'document'
+  | 'exam'
+  | 'training';
+
+/** Changes to an assignment: only given fields change. */
+export type UpdateClassAssignmentInput = {
+  /** An inactive assignment accepts no work. */
+  active?: boolean | null | undefined;
+  /** The assignment to change. */
+  assignment: string | number;
+  /** Description; null removes it. */
+  description?: string | null | undefined;
+  /** Work is accepted until this moment, after starts. */
+  ends?: string | null | undefined;
+  /** Work is accepted from this moment. */
+  starts?: string | null | undefined;
+  /** 1-255 characters. */
+  title?: string | null | undefined;
+};
+
+/** Changes to a class: only given fields change; null clears an optional one (organization: null makes it personal). */
+export type UpdateClassInput = {
+  /** The class to change. */
+  class: string | number;
+  /** Description. */
+  description?: string | null | undefined;
+  /** When the class ends, after start. */
+  end?: string | null | undefined;
+  /** External identifier, 1-64 characters. */
+  externalId?: string | null | undefined;
+  /** An organization where the caller is a teacher or more, or its owner. */
+  organization?: string | number | null | undefined;
+  /** When the class starts. */
+  start?: string | null | undefined;
+  /** 1-255 characters. */
+  title?: string | null | undefined;
+};
+
+/** Changes to a competency; only given fields change. */
+export type UpdateCompetencyInput = {
+  competency: string | number;
+  /** Empty removes it. */
+  description?: string | null | undefined;
+  /** Replaces the attached documents; empty detaches all. */
+  documents?: Array<string | number> | null | undefined;
+  /** Empty removes it. */
+  externalId?: string | null | undefined;
+  title?: string | null | undefined;
+};
+
+/** Changes to a department (managers only); the rules of PATCH organization:department. */
+export type UpdateDepartmentInput = {
+  /** Name, external id or identification string. */
+  department: string;
+  /** External identifier, 0-64 characters; empty or null removes it. */
+  externalId?: string | null | undefined;
+  /** At most 5 members of the organization; replaces the leaders, empty or null removes them all. */
+  leaders?: Array<string | number> | null | undefined;
+  organization: string | number;
+  /** Parent by name, external id or identification string; empty or null moves it to the root. */
+  parent?: string | null | undefined;
+  /** Levels to change; its members get them at once. */
+  permission?: OrganizationPermissionInput | null | undefined;
+  /** 1-255 characters, unique in the organization. */
+  title?: string | null | undefined;
+};
+
+/** Changes to a library document; only given fields change. */
+export type UpdateLibraryDocumentInput = {
+  archived?: boolean | null | undefined;
+  document: string | number;
+  /** Empty removes it. */
+  prefix?: string | null | undefined;
+  title?: string | null | undefined;
+};
+
+/** Changes to an organization (managers only): absent fields are kept, null clears an optional one. */
+export type UpdateOrganizationInput = {
+  /** Custom field values to set; an empty value removes one. */
+  customFields?: Record<string, unknown> | null | undefined;
+  /** Description. */
+  description?: string | null | undefined;
+  /** Domain, a FQDN without www (needs the privileged fields feature). */
+  domain?: string | null | undefined;
+  /** Contact email. */
+  email?: string | null | undefined;
+  /** External identifier, 1-64 characters. */
+  externalId?: string | null | undefined;
+  organization: string | number;
+  /** Contact phone, '+prefix number'. */
+  phone?: string | null | undefined;
+  /** 1-255 characters. */
+  title?: string | null | undefined;
+  /** Website URL. */
+  website?: string | null | undefined;
+};
+
+/** Changes to a requirement; only given fields change. Changing the content, outcomes or to-do type outdates earlier completions. */
+export type UpdateRequirementInput = {
+  /** The exam, class, library document, or starting exam of a journey. */
+  content?: string | number | null | undefined;
+  /** The last day (UTC), with deadlineType date. */
+  deadlineDate?: string | null | undefined;
+  /** Days from the assignment (1-3650), with deadlineType days. */
+  deadlineDays?: number | null | undefined;
+  deadlineType?: DeadlineType | null | undefined;
+  /** Empty removes it. */
+  description?: string | null | undefined;
+  /** Library documents to attach; empty detaches all. */
+  documents?: Array<string | number> | null | undefined;
+  /** Does not count towards the status (default false). */
+  optional?: boolean | null | undefined;
+  /** Journey outcomes accepted; empty: any. */
+  outcomes?: Array<string> | null | undefined;
+  /** Lower first; a new requirement comes last by default. */
+  priority?: number | null | undefined;
+  /** Outdate every completion made so far. */
+  renew?: boolean | null | undefined;
+  requirement: string | number;
+  /** Empty removes it. */
+  title?: string | null | undefined;
+  todoAttachments?: boolean | null | undefined;
+  /** Educators of a training to-do. */
+  todoEducators?: Array<string | number> | null | undefined;
+  /** Labels of the fields to fill in (not for default to-dos). */
+  todoFields?: Array<string> | null | undefined;
+  todoType?: TodoType | null | undefined;
+  /** Days a completion stays valid; 0: forever. */
+  validityDays?: number | null | undefined;
+};
 
 /** Interface color scheme. */
 export type UserColor =
@@ -86,6 +468,271 @@ export type UserTemplate =
   | 'corporate_test'
   | 'corporate_user'
   | 'streaming';
+
+export type ClassSummaryFragment = { id: string, title: string, externalId: string | null, start: string | null, end: string | null, link: string };
+
+export type AssignmentSummaryFragment = { id: string, title: string, description: string | null, starts: string, ends: string, active: boolean, status: AssignmentStatus, link: string };
+
+export type MembershipFragment = { active: boolean, approved: boolean, expires: string | null, user: { id: string, name: string } };
+
+export type ClassesQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type ClassesQuery = { classes: { edges: Array<{ node: { id: string, title: string, externalId: string | null, start: string | null, end: string | null, link: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type ClassPageQueryVariables = Exact<{
+  id: string | number;
+  members?: number | null | undefined;
+}>;
+
+
+export type ClassPageQuery = { class: { description: string | null, id: string, title: string, externalId: string | null, start: string | null, end: string | null, link: string, organization: { id: string, title: string } | null, owner: { id: string, name: string }, members: { totalCount: number, edges: Array<{ node: { active: boolean, approved: boolean, expires: string | null, user: { id: string, name: string } } }> }, assignments: Array<{ id: string, title: string, description: string | null, starts: string, ends: string, active: boolean, status: AssignmentStatus, link: string }> } };
+
+export type AssignmentSubmissionsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type AssignmentSubmissionsQuery = { node:
+    | { __typename: 'Class' }
+    | { __typename: 'ClassAssignment', id: string, title: string, description: string | null, starts: string, ends: string, active: boolean, status: AssignmentStatus, link: string, class: { id: string }, submissions: Array<{ status: AssignmentStatus, grade: string | null, submittedAt: string | null, gradedAt: string | null, user: { id: string, name: string } }> }
+    | { __typename: 'Competency' }
+    | { __typename: 'Department' }
+    | { __typename: 'Integration' }
+    | { __typename: 'LibraryDocument' }
+    | { __typename: 'Organization' }
+    | { __typename: 'User' }
+    | { __typename: 'Webhook' }
+   | null };
+
+export type UserClassesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type UserClassesQuery = { user: { id: string, classes: Array<{ active: boolean, expires: string | null, class: { id: string, title: string, link: string } }> } };
+
+export type CreateClassMutationVariables = Exact<{
+  input: CreateClassInput;
+}>;
+
+
+export type CreateClassMutation = { createClass: { description: string | null, id: string, title: string, externalId: string | null, start: string | null, end: string | null, link: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type UpdateClassMutationVariables = Exact<{
+  input: UpdateClassInput;
+}>;
+
+
+export type UpdateClassMutation = { updateClass: { description: string | null, id: string, title: string, externalId: string | null, start: string | null, end: string | null, link: string, organization: { id: string } | null } };
+
+export type DeleteClassMutationVariables = Exact<{
+  class: string | number;
+}>;
+
+
+export type DeleteClassMutation = { deleteClass: string };
+
+export type AddClassMembersMutationVariables = Exact<{
+  class: string | number;
+  users: Array<string | number> | string | number;
+  expires?: string | null | undefined;
+  expiresInDays?: number | null | undefined;
+  notify?: boolean | null | undefined;
+}>;
+
+
+export type AddClassMembersMutation = { addClassMembers: { id: string, members: { totalCount: number, edges: Array<{ node: { active: boolean, approved: boolean, expires: string | null, user: { id: string, name: string } } }> } } };
+
+export type RemoveClassMembersMutationVariables = Exact<{
+  class: string | number;
+  users: Array<string | number> | string | number;
+}>;
+
+
+export type RemoveClassMembersMutation = { removeClassMembers: { id: string, members: { totalCount: number, edges: Array<{ node: { active: boolean, approved: boolean, expires: string | null, user: { id: string, name: string } } }> } } };
+
+export type CreateClassAssignmentMutationVariables = Exact<{
+  input: CreateClassAssignmentInput;
+}>;
+
+
+export type CreateClassAssignmentMutation = { createClassAssignment: { id: string, title: string, description: string | null, starts: string, ends: string, active: boolean, status: AssignmentStatus, link: string, class: { id: string } } };
+
+export type UpdateClassAssignmentMutationVariables = Exact<{
+  input: UpdateClassAssignmentInput;
+}>;
+
+
+export type UpdateClassAssignmentMutation = { updateClassAssignment: { id: string, title: string, description: string | null, starts: string, ends: string, active: boolean, status: AssignmentStatus, link: string } };
+
+export type DeleteClassAssignmentMutationVariables = Exact<{
+  assignment: string | number;
+}>;
+
+
+export type DeleteClassAssignmentMutation = { deleteClassAssignment: string };
+
+export type StartAssignmentSubmissionMutationVariables = Exact<{
+  assignment: string | number;
+}>;
+
+
+export type StartAssignmentSubmissionMutation = { startAssignmentSubmission: { id: string, status: AssignmentStatus } };
+
+export type SubmitAssignmentMutationVariables = Exact<{
+  assignment: string | number;
+}>;
+
+
+export type SubmitAssignmentMutation = { submitAssignment: { id: string, status: AssignmentStatus } };
+
+export type GradeAssignmentSubmissionMutationVariables = Exact<{
+  assignment: string | number;
+  user: string | number;
+  grade: string;
+}>;
+
+
+export type GradeAssignmentSubmissionMutation = { gradeAssignmentSubmission: { status: AssignmentStatus, grade: string | null, submittedAt: string | null, gradedAt: string | null, user: { id: string } } };
+
+export type CompetencyCountersFragment = { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number };
+
+export type RequirementDetailFragment = { id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> };
+
+export type CompetencyDetailFragment = { id: string, externalId: string | null, title: string, description: string | null, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null };
+
+export type ComplianceDashboardQueryVariables = Exact<{
+  organization: string | number;
+}>;
+
+
+export type ComplianceDashboardQuery = { node:
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { title: string, id: string, compliance: { scope: ComplianceScope, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number }, competencies: Array<{ id: string, externalId: string | null, title: string }>, departments: Array<{ level: number, members: number, department: { id: string, title: string } | null, parent: { id: string, title: string } | null, competencies: Array<{ competency: { id: string, title: string }, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } }> }> } }
+    | { id: string }
+    | { id: string }
+   | null };
+
+export type OrganizationCompetenciesQueryVariables = Exact<{
+  organization: string | number;
+}>;
+
+
+export type OrganizationCompetenciesQuery = { node:
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string, competencies: Array<{ id: string, externalId: string | null, title: string, description: string | null, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null }>, library: Array<{ id: string, title: string, prefix: string | null, archived: boolean, createdAt: string }> }
+    | { id: string }
+    | { id: string }
+   | null };
+
+export type CompetencyQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CompetencyQuery = { node:
+    | { id: string }
+    | { id: string }
+    | { id: string, externalId: string | null, title: string, description: string | null, organization: { id: string, title: string }, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+   | null };
+
+export type CreateCompetencyMutationVariables = Exact<{
+  input: CreateCompetencyInput;
+}>;
+
+
+export type CreateCompetencyMutation = { createCompetency: { id: string, externalId: string | null, title: string, description: string | null, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null } };
+
+export type UpdateCompetencyMutationVariables = Exact<{
+  input: UpdateCompetencyInput;
+}>;
+
+
+export type UpdateCompetencyMutation = { updateCompetency: { id: string, externalId: string | null, title: string, description: string | null, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null } };
+
+export type DeleteCompetencyMutationVariables = Exact<{
+  competency: string | number;
+}>;
+
+
+export type DeleteCompetencyMutation = { deleteCompetency: string };
+
+export type SetCompetencyAssignmentsMutationVariables = Exact<{
+  input: SetCompetencyAssignmentsInput;
+}>;
+
+
+export type SetCompetencyAssignmentsMutation = { setCompetencyAssignments: { id: string, externalId: string | null, title: string, description: string | null, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null } };
+
+export type CreateRequirementMutationVariables = Exact<{
+  input: CreateRequirementInput;
+}>;
+
+
+export type CreateRequirementMutation = { createRequirement: { id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> } };
+
+export type UpdateRequirementMutationVariables = Exact<{
+  input: UpdateRequirementInput;
+}>;
+
+
+export type UpdateRequirementMutation = { updateRequirement: { id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> } };
+
+export type DeleteRequirementMutationVariables = Exact<{
+  requirement: string | number;
+}>;
+
+
+export type DeleteRequirementMutation = { deleteRequirement: string };
+
+export type RecordRequirementProgressMutationVariables = Exact<{
+  input: RecordRequirementProgressInput;
+}>;
+
+
+export type RecordRequirementProgressMutation = { recordRequirementProgress: { requirement: string, user: string, status: string, completedAt: string | null } | null };
+
+export type CreateLibraryDocumentMutationVariables = Exact<{
+  input: CreateLibraryDocumentInput;
+}>;
+
+
+export type CreateLibraryDocumentMutation = { createLibraryDocument: { id: string, title: string, prefix: string | null, archived: boolean } };
+
+export type UpdateLibraryDocumentMutationVariables = Exact<{
+  input: UpdateLibraryDocumentInput;
+}>;
+
+
+export type UpdateLibraryDocumentMutation = { updateLibraryDocument: { id: string, title: string, prefix: string | null, archived: boolean } };
+
+export type DeleteLibraryDocumentMutationVariables = Exact<{
+  document: string | number;
+}>;
+
+
+export type DeleteLibraryDocumentMutation = { deleteLibraryDocument: string };
 
 export type UserSummaryFragment = { id: string, username: string, name: string, email: string, status: boolean, exam: boolean, group: string | null };
 
@@ -141,6 +788,123 @@ export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type MeQuery = { me: { admin: boolean, language: string, timezone: string, id: string, username: string, name: string, email: string, status: boolean, exam: boolean, group: string | null, integrations: Array<{ id: string, title: string, type: IntegrationType, active: boolean, lti: string | null, createdAt: string }> } };
+
+export type PermissionLevelsFragment = { organization: OrganizationRole, content: ContentLevel, members: MemberScope };
+
+export type OrganizationDetailsFragment = { id: string, externalId: string | null, title: string, description: string | null, domain: string | null, website: string | null, email: string | null, phone: string | null, customFields: Record<string, unknown> };
+
+export type RightsFragment = { manager: boolean, canManageMembers: boolean, canReport: boolean };
+
+export type DepartmentSummaryFragment = { id: string, title: string, externalId: string | null, level: number, memberCount: number, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> };
+
+export type MembershipSummaryFragment = { userId: string, name: string, department: { id: string, title: string } | null, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope } };
+
+export type OrganizationsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type OrganizationsQuery = { organizations: { edges: Array<{ cursor: string, node: { id: string, externalId: string | null, title: string, viewerRights: { manager: boolean, canManageMembers: boolean, canReport: boolean } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type OrganizationQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type OrganizationQuery = { organization: { link: string, createdAt: string, id: string, externalId: string | null, title: string, description: string | null, domain: string | null, website: string | null, email: string | null, phone: string | null, customFields: Record<string, unknown>, viewerRights: { manager: boolean, canManageMembers: boolean, canReport: boolean }, departments: Array<{ id: string, title: string, externalId: string | null, level: number, memberCount: number, children: Array<{ id: string, title: string, externalId: string | null, level: number, memberCount: number, children: Array<{ id: string, title: string, externalId: string | null, level: number, memberCount: number, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> }>, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> }>, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> }>, allDepartments: Array<{ id: string, title: string, externalId: string | null, level: number, memberCount: number, parent: { id: string, title: string } | null, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> }> } };
+
+export type OrganizationMembersQueryVariables = Exact<{
+  id: string | number;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type OrganizationMembersQuery = { organization: { id: string, members: { edges: Array<{ cursor: string, node: { createdAt: string, userId: string, name: string, user: { id: string, email: string } | null, department: { id: string, title: string } | null, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } } };
+
+export type UserOrganizationsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type UserOrganizationsQuery = { user: { id: string, organizations: Array<{ userId: string, name: string, organization: { id: string, title: string, link: string }, department: { id: string, title: string } | null, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope } }> } };
+
+export type DepartmentNodeQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DepartmentNodeQuery = { node:
+    | { __typename: 'Class', id: string }
+    | { __typename: 'ClassAssignment', id: string }
+    | { __typename: 'Competency', id: string }
+    | { __typename: 'Department', id: string, title: string, externalId: string | null, level: number, memberCount: number, organization: { id: string }, parent: { id: string, title: string } | null, children: Array<{ id: string, title: string }>, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> }
+    | { __typename: 'Integration', id: string }
+    | { __typename: 'LibraryDocument', id: string }
+    | { __typename: 'Organization', id: string }
+    | { __typename: 'User', id: string }
+    | { __typename: 'Webhook', id: string }
+   | null };
+
+export type CreateOrganizationMutationVariables = Exact<{
+  input: CreateOrganizationInput;
+}>;
+
+
+export type CreateOrganizationMutation = { createOrganization: { id: string, externalId: string | null, title: string, description: string | null, domain: string | null, website: string | null, email: string | null, phone: string | null, customFields: Record<string, unknown>, viewerRights: { manager: boolean } } };
+
+export type UpdateOrganizationMutationVariables = Exact<{
+  input: UpdateOrganizationInput;
+}>;
+
+
+export type UpdateOrganizationMutation = { updateOrganization: { id: string, externalId: string | null, title: string, description: string | null, website: string | null, customFields: Record<string, unknown> } };
+
+export type DeleteOrganizationMutationVariables = Exact<{
+  organization: string | number;
+}>;
+
+
+export type DeleteOrganizationMutation = { deleteOrganization: string };
+
+export type AddOrganizationMembersMutationVariables = Exact<{
+  input: AddOrganizationMembersInput;
+}>;
+
+
+export type AddOrganizationMembersMutation = { addOrganizationMembers: Array<{ userId: string, name: string, organization: { id: string }, department: { id: string, title: string } | null, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope } }> };
+
+export type RemoveOrganizationMembersMutationVariables = Exact<{
+  organizations: Array<string | number> | string | number;
+  users: Array<string | number> | string | number;
+}>;
+
+
+export type RemoveOrganizationMembersMutation = { removeOrganizationMembers: number };
+
+export type CreateDepartmentMutationVariables = Exact<{
+  input: CreateDepartmentInput;
+}>;
+
+
+export type CreateDepartmentMutation = { createDepartment: { id: string, title: string, externalId: string | null, level: number, memberCount: number, parent: { title: string } | null, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> } };
+
+export type UpdateDepartmentMutationVariables = Exact<{
+  input: UpdateDepartmentInput;
+}>;
+
+
+export type UpdateDepartmentMutation = { updateDepartment: { id: string, title: string, externalId: string | null, level: number, memberCount: number, parent: { title: string } | null, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> } };
+
+export type DeleteDepartmentMutationVariables = Exact<{
+  organization: string | number;
+  department: string;
+}>;
+
+
+export type DeleteDepartmentMutation = { deleteDepartment: string };
 
 export type CreateUserMutationVariables = Exact<{
   input: CreateUserInput;
@@ -232,10 +996,15 @@ export type NodeQueryVariables = Exact<{
 
 
 export type NodeQuery = { node:
+    | { __typename: 'Class', id: string }
+    | { __typename: 'ClassAssignment', id: string }
+    | { __typename: 'Competency', id: string }
     | { __typename: 'Department', id: string }
     | { __typename: 'Integration', title: string, id: string }
+    | { __typename: 'LibraryDocument', id: string }
     | { __typename: 'Organization', id: string }
     | { __typename: 'User', username: string, id: string }
+    | { __typename: 'Webhook', id: string }
    | null };
 
 export type LoginLinkQueryVariables = Exact<{
@@ -268,10 +1037,1108 @@ export type SearchUserQueryVariables = Exact<{
 
 export type SearchUserQuery = { searchUser: { id: string, username: string, name: string, email: string, status: boolean, exam: boolean, group: string | null } };
 
+export type WebhookDetailsFragment = { id: string, title: string, triggerEvent: string, endpoint: string, method: string, authentication: string, authenticationSend: string | null, authenticationSendHeader: string | null, authenticationSendData: string | null, authenticationKeyCustom: string | null, extraData: Record<string, unknown> | null, retry: string, active: boolean, createdAt: string, organization: { id: string, title: string } };
+
+export type WebhookDeliveryDetailsFragment = { id: string, event: string, status: string, attempts: number, lastStatus: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string, payload: Record<string, unknown> };
+
+export type OrganizationWebhooksQueryVariables = Exact<{
+  organization: string | number;
+}>;
+
+
+export type OrganizationWebhooksQuery = { node:
+    | { id: string, webhooks: Array<{ id: string, title: string, triggerEvent: string, active: boolean }> | null }
+    | Record<PropertyKey, never>
+   | null };
+
+export type WebhookQueryVariables = Exact<{
+  webhook: string | number;
+  deliveries?: number | null | undefined;
+}>;
+
+
+export type WebhookQuery = { node:
+    | { id: string, title: string, triggerEvent: string, endpoint: string, method: string, authentication: string, authenticationSend: string | null, authenticationSendHeader: string | null, authenticationSendData: string | null, authenticationKeyCustom: string | null, extraData: Record<string, unknown> | null, retry: string, active: boolean, createdAt: string, deliveries: Array<{ id: string, event: string, status: string, attempts: number, lastStatus: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string, payload: Record<string, unknown> }>, organization: { id: string, title: string } }
+    | Record<PropertyKey, never>
+   | null };
+
+export type WebhookSigningSecretQueryVariables = Exact<{
+  webhook: string | number;
+}>;
+
+
+export type WebhookSigningSecretQuery = { webhookSigningSecret: string };
+
+export type CreateWebhookMutationVariables = Exact<{
+  input: CreateWebhookInput;
+}>;
+
+
+export type CreateWebhookMutation = { createWebhook: { id: string, title: string, triggerEvent: string, endpoint: string, method: string, authentication: string, authenticationSend: string | null, authenticationSendHeader: string | null, authenticationSendData: string | null, authenticationKeyCustom: string | null, extraData: Record<string, unknown> | null, retry: string, active: boolean, createdAt: string, organization: { id: string, title: string } } };
+
+export type UpdateWebhookMutationVariables = Exact<{
+  organization: string | number;
+  webhook: string | number;
+  active?: boolean | null | undefined;
+}>;
+
+
+export type UpdateWebhookMutation = { updateWebhook: { id: string, active: boolean } };
+
+export type DeleteWebhookMutationVariables = Exact<{
+  organization: string | number;
+  webhook: string | number;
+}>;
+
+
+export type DeleteWebhookMutation = { deleteWebhook: string };
+
+export type TriggerWebhooksMutationVariables = Exact<{
+  organization: string | number;
+  webhook: string | number;
+  data?: Record<string, unknown> | null | undefined;
+}>;
+
+
+export type TriggerWebhooksMutation = { triggerWebhooks: { id: string, event: string, status: string, attempts: number, lastStatus: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string, payload: Record<string, unknown> } };
+
+export type NotificationsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  user?: string | number | null | undefined;
+}>;
+
+
+export type NotificationsQuery = { notifications: { edges: Array<{ cursor: string, node: { id: string, channel: string, recipient: string, subject: string, body: string, userId: string | null, status: string, attempts: number, lastError: string | null, sentAt: string | null, createdAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
 /** The text of an operation; its result and variables types travel with it. */
 export type TypedDocumentString<TResult, TVariables> = string & { readonly ' $types'?: { result: TResult; variables: TVariables } };
 export type ResultOf<D> = D extends { readonly ' $types'?: { result: infer R } } ? R : never;
 export type VariablesOf<D> = D extends { readonly ' $types'?: { variables: infer V } } ? V : never;
+
+export const ClassesDocument = `query Classes($first: Int, $after: String, $search: String) {
+  classes(first: $first, after: $after, search: $search) {
+    edges {
+      node {
+        ...ClassSummary
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+
+fragment ClassSummary on Class {
+  id
+  title
+  externalId
+  start
+  end
+  link
+}` as TypedDocumentString<ClassesQuery, ClassesQueryVariables>;
+
+export const ClassPageDocument = `query ClassPage($id: ID!, $members: Int) {
+  class(id: $id) {
+    ...ClassSummary
+    description
+    organization {
+      id
+      title
+    }
+    owner {
+      id
+      name
+    }
+    members(first: $members) {
+      totalCount
+      edges {
+        node {
+          ...Membership
+        }
+      }
+    }
+    assignments {
+      ...AssignmentSummary
+    }
+  }
+}
+
+fragment AssignmentSummary on ClassAssignment {
+  id
+  title
+  description
+  starts
+  ends
+  active
+  status
+  link
+}
+
+fragment ClassSummary on Class {
+  id
+  title
+  externalId
+  start
+  end
+  link
+}
+
+fragment Membership on ClassMembership {
+  user {
+    id
+    name
+  }
+  active
+  approved
+  expires
+}` as TypedDocumentString<ClassPageQuery, ClassPageQueryVariables>;
+
+export const AssignmentSubmissionsDocument = `query AssignmentSubmissions($id: ID!) {
+  node(id: $id) {
+    __typename
+    ... on ClassAssignment {
+      ...AssignmentSummary
+      class {
+        id
+      }
+      submissions {
+        user {
+          id
+          name
+        }
+        status
+        grade
+        submittedAt
+        gradedAt
+      }
+    }
+  }
+}
+
+fragment AssignmentSummary on ClassAssignment {
+  id
+  title
+  description
+  starts
+  ends
+  active
+  status
+  link
+}` as TypedDocumentString<AssignmentSubmissionsQuery, AssignmentSubmissionsQueryVariables>;
+
+export const UserClassesDocument = `query UserClasses($id: ID!) {
+  user(id: $id) {
+    id
+    classes {
+      class {
+        id
+        title
+        link
+      }
+      active
+      expires
+    }
+  }
+}` as TypedDocumentString<UserClassesQuery, UserClassesQueryVariables>;
+
+export const CreateClassDocument = `mutation CreateClass($input: CreateClassInput!) {
+  createClass(input: $input) {
+    ...ClassSummary
+    description
+    organization {
+      id
+    }
+    owner {
+      id
+    }
+  }
+}
+
+fragment ClassSummary on Class {
+  id
+  title
+  externalId
+  start
+  end
+  link
+}` as TypedDocumentString<CreateClassMutation, CreateClassMutationVariables>;
+
+export const UpdateClassDocument = `mutation UpdateClass($input: UpdateClassInput!) {
+  updateClass(input: $input) {
+    ...ClassSummary
+    description
+    organization {
+      id
+    }
+  }
+}
+
+fragment ClassSummary on Class {
+  id
+  title
+  externalId
+  start
+  end
+  link
+}` as TypedDocumentString<UpdateClassMutation, UpdateClassMutationVariables>;
+
+export const DeleteClassDocument = `mutation DeleteClass($class: ID!) {
+  deleteClass(class: $class)
+}` as TypedDocumentString<DeleteClassMutation, DeleteClassMutationVariables>;
+
+export const AddClassMembersDocument = `mutation AddClassMembers($class: ID!, $users: [ID!]!, $expires: DateTime, $expiresInDays: Int, $notify: Boolean) {
+  addClassMembers(
+    class: $class
+    users: $users
+    expires: $expires
+    expiresInDays: $expiresInDays
+    notify: $notify
+  ) {
+    id
+    members(first: 100) {
+      totalCount
+      edges {
+        node {
+          ...Membership
+        }
+      }
+    }
+  }
+}
+
+fragment Membership on ClassMembership {
+  user {
+    id
+    name
+  }
+  active
+  approved
+  expires
+}` as TypedDocumentString<AddClassMembersMutation, AddClassMembersMutationVariables>;
+
+export const RemoveClassMembersDocument = `mutation RemoveClassMembers($class: ID!, $users: [ID!]!) {
+  removeClassMembers(class: $class, users: $users) {
+    id
+    members(first: 100) {
+      totalCount
+      edges {
+        node {
+          ...Membership
+        }
+      }
+    }
+  }
+}
+
+fragment Membership on ClassMembership {
+  user {
+    id
+    name
+  }
+  active
+  approved
+  expires
+}` as TypedDocumentString<RemoveClassMembersMutation, RemoveClassMembersMutationVariables>;
+
+export const CreateClassAssignmentDocument = `mutation CreateClassAssignment($input: CreateClassAssignmentInput!) {
+  createClassAssignment(input: $input) {
+    ...AssignmentSummary
+    class {
+      id
+    }
+  }
+}
+
+fragment AssignmentSummary on ClassAssignment {
+  id
+  title
+  description
+  starts
+  ends
+  active
+  status
+  link
+}` as TypedDocumentString<CreateClassAssignmentMutation, CreateClassAssignmentMutationVariables>;
+
+export const UpdateClassAssignmentDocument = `mutation UpdateClassAssignment($input: UpdateClassAssignmentInput!) {
+  updateClassAssignment(input: $input) {
+    ...AssignmentSummary
+  }
+}
+
+fragment AssignmentSummary on ClassAssignment {
+  id
+  title
+  description
+  starts
+  ends
+  active
+  status
+  link
+}` as TypedDocumentString<UpdateClassAssignmentMutation, UpdateClassAssignmentMutationVariables>;
+
+export const DeleteClassAssignmentDocument = `mutation DeleteClassAssignment($assignment: ID!) {
+  deleteClassAssignment(assignment: $assignment)
+}` as TypedDocumentString<DeleteClassAssignmentMutation, DeleteClassAssignmentMutationVariables>;
+
+export const StartAssignmentSubmissionDocument = `mutation StartAssignmentSubmission($assignment: ID!) {
+  startAssignmentSubmission(assignment: $assignment) {
+    id
+    status
+  }
+}` as TypedDocumentString<StartAssignmentSubmissionMutation, StartAssignmentSubmissionMutationVariables>;
+
+export const SubmitAssignmentDocument = `mutation SubmitAssignment($assignment: ID!) {
+  submitAssignment(assignment: $assignment) {
+    id
+    status
+  }
+}` as TypedDocumentString<SubmitAssignmentMutation, SubmitAssignmentMutationVariables>;
+
+export const GradeAssignmentSubmissionDocument = `mutation GradeAssignmentSubmission($assignment: ID!, $user: ID!, $grade: String!) {
+  gradeAssignmentSubmission(assignment: $assignment, user: $user, grade: $grade) {
+    user {
+      id
+    }
+    status
+    grade
+    submittedAt
+    gradedAt
+  }
+}` as TypedDocumentString<GradeAssignmentSubmissionMutation, GradeAssignmentSubmissionMutationVariables>;
+
+export const ComplianceDashboardDocument = `query ComplianceDashboard($organization: ID!) {
+  node(id: $organization) {
+    id
+    ... on Organization {
+      title
+      compliance {
+        scope
+        status {
+          ...CompetencyCounters
+        }
+        competencies {
+          id
+          externalId
+          title
+        }
+        departments {
+          department {
+            id
+            title
+          }
+          parent {
+            id
+            title
+          }
+          level
+          members
+          competencies {
+            competency {
+              id
+              title
+            }
+            status {
+              ...CompetencyCounters
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+fragment CompetencyCounters on CompetencyStatus {
+  assigned
+  completed
+  progress
+  waiting
+  expired
+  due
+  overdue
+  outdated
+}` as TypedDocumentString<ComplianceDashboardQuery, ComplianceDashboardQueryVariables>;
+
+export const OrganizationCompetenciesDocument = `query OrganizationCompetencies($organization: ID!) {
+  node(id: $organization) {
+    id
+    ... on Organization {
+      competencies {
+        ...CompetencyDetail
+      }
+      library {
+        id
+        title
+        prefix
+        archived
+        createdAt
+      }
+    }
+  }
+}
+
+fragment CompetencyCounters on CompetencyStatus {
+  assigned
+  completed
+  progress
+  waiting
+  expired
+  due
+  overdue
+  outdated
+}
+
+fragment CompetencyDetail on Competency {
+  id
+  externalId
+  title
+  description
+  assignments {
+    all
+    departments
+    members
+  }
+  departments {
+    id
+    title
+  }
+  members {
+    id
+    name
+  }
+  documents {
+    id
+    title
+    prefix
+    archived
+  }
+  requirements {
+    ...RequirementDetail
+  }
+  status {
+    ...CompetencyCounters
+  }
+}
+
+fragment RequirementDetail on Requirement {
+  id
+  type
+  title
+  optional
+  description
+  priority
+  deadline {
+    type
+    date
+    days
+  }
+  validityDays
+  changedAt
+  content
+  exam {
+    id
+    externalId
+    title
+  }
+  class {
+    id
+    externalId
+    title
+  }
+  document {
+    id
+    title
+    prefix
+    archived
+  }
+  journey {
+    exam
+    title
+    active
+    outcomes
+  }
+  todo {
+    type
+    attachments
+    educators {
+      id
+      name
+    }
+    fields
+  }
+  documents {
+    id
+    title
+  }
+}` as TypedDocumentString<OrganizationCompetenciesQuery, OrganizationCompetenciesQueryVariables>;
+
+export const CompetencyDocument = `query Competency($id: ID!) {
+  node(id: $id) {
+    id
+    ... on Competency {
+      ...CompetencyDetail
+      organization {
+        id
+        title
+      }
+    }
+  }
+}
+
+fragment CompetencyCounters on CompetencyStatus {
+  assigned
+  completed
+  progress
+  waiting
+  expired
+  due
+  overdue
+  outdated
+}
+
+fragment CompetencyDetail on Competency {
+  id
+  externalId
+  title
+  description
+  assignments {
+    all
+    departments
+    members
+  }
+  departments {
+    id
+    title
+  }
+  members {
+    id
+    name
+  }
+  documents {
+    id
+    title
+    prefix
+    archived
+  }
+  requirements {
+    ...RequirementDetail
+  }
+  status {
+    ...CompetencyCounters
+  }
+}
+
+fragment RequirementDetail on Requirement {
+  id
+  type
+  title
+  optional
+  description
+  priority
+  deadline {
+    type
+    date
+    days
+  }
+  validityDays
+  changedAt
+  content
+  exam {
+    id
+    externalId
+    title
+  }
+  class {
+    id
+    externalId
+    title
+  }
+  document {
+    id
+    title
+    prefix
+    archived
+  }
+  journey {
+    exam
+    title
+    active
+    outcomes
+  }
+  todo {
+    type
+    attachments
+    educators {
+      id
+      name
+    }
+    fields
+  }
+  documents {
+    id
+    title
+  }
+}` as TypedDocumentString<CompetencyQuery, CompetencyQueryVariables>;
+
+export const CreateCompetencyDocument = `mutation CreateCompetency($input: CreateCompetencyInput!) {
+  createCompetency(input: $input) {
+    ...CompetencyDetail
+  }
+}
+
+fragment CompetencyCounters on CompetencyStatus {
+  assigned
+  completed
+  progress
+  waiting
+  expired
+  due
+  overdue
+  outdated
+}
+
+fragment CompetencyDetail on Competency {
+  id
+  externalId
+  title
+  description
+  assignments {
+    all
+    departments
+    members
+  }
+  departments {
+    id
+    title
+  }
+  members {
+    id
+    name
+  }
+  documents {
+    id
+    title
+    prefix
+    archived
+  }
+  requirements {
+    ...RequirementDetail
+  }
+  status {
+    ...CompetencyCounters
+  }
+}
+
+fragment RequirementDetail on Requirement {
+  id
+  type
+  title
+  optional
+  description
+  priority
+  deadline {
+    type
+    date
+    days
+  }
+  validityDays
+  changedAt
+  content
+  exam {
+    id
+    externalId
+    title
+  }
+  class {
+    id
+    externalId
+    title
+  }
+  document {
+    id
+    title
+    prefix
+    archived
+  }
+  journey {
+    exam
+    title
+    active
+    outcomes
+  }
+  todo {
+    type
+    attachments
+    educators {
+      id
+      name
+    }
+    fields
+  }
+  documents {
+    id
+    title
+  }
+}` as TypedDocumentString<CreateCompetencyMutation, CreateCompetencyMutationVariables>;
+
+export const UpdateCompetencyDocument = `mutation UpdateCompetency($input: UpdateCompetencyInput!) {
+  updateCompetency(input: $input) {
+    ...CompetencyDetail
+  }
+}
+
+fragment CompetencyCounters on CompetencyStatus {
+  assigned
+  completed
+  progress
+  waiting
+  expired
+  due
+  overdue
+  outdated
+}
+
+fragment CompetencyDetail on Competency {
+  id
+  externalId
+  title
+  description
+  assignments {
+    all
+    departments
+    members
+  }
+  departments {
+    id
+    title
+  }
+  members {
+    id
+    name
+  }
+  documents {
+    id
+    title
+    prefix
+    archived
+  }
+  requirements {
+    ...RequirementDetail
+  }
+  status {
+    ...CompetencyCounters
+  }
+}
+
+fragment RequirementDetail on Requirement {
+  id
+  type
+  title
+  optional
+  description
+  priority
+  deadline {
+    type
+    date
+    days
+  }
+  validityDays
+  changedAt
+  content
+  exam {
+    id
+    externalId
+    title
+  }
+  class {
+    id
+    externalId
+    title
+  }
+  document {
+    id
+    title
+    prefix
+    archived
+  }
+  journey {
+    exam
+    title
+    active
+    outcomes
+  }
+  todo {
+    type
+    attachments
+    educators {
+      id
+      name
+    }
+    fields
+  }
+  documents {
+    id
+    title
+  }
+}` as TypedDocumentString<UpdateCompetencyMutation, UpdateCompetencyMutationVariables>;
+
+export const DeleteCompetencyDocument = `mutation DeleteCompetency($competency: ID!) {
+  deleteCompetency(competency: $competency)
+}` as TypedDocumentString<DeleteCompetencyMutation, DeleteCompetencyMutationVariables>;
+
+export const SetCompetencyAssignmentsDocument = `mutation SetCompetencyAssignments($input: SetCompetencyAssignmentsInput!) {
+  setCompetencyAssignments(input: $input) {
+    ...CompetencyDetail
+  }
+}
+
+fragment CompetencyCounters on CompetencyStatus {
+  assigned
+  completed
+  progress
+  waiting
+  expired
+  due
+  overdue
+  outdated
+}
+
+fragment CompetencyDetail on Competency {
+  id
+  externalId
+  title
+  description
+  assignments {
+    all
+    departments
+    members
+  }
+  departments {
+    id
+    title
+  }
+  members {
+    id
+    name
+  }
+  documents {
+    id
+    title
+    prefix
+    archived
+  }
+  requirements {
+    ...RequirementDetail
+  }
+  status {
+    ...CompetencyCounters
+  }
+}
+
+fragment RequirementDetail on Requirement {
+  id
+  type
+  title
+  optional
+  description
+  priority
+  deadline {
+    type
+    date
+    days
+  }
+  validityDays
+  changedAt
+  content
+  exam {
+    id
+    externalId
+    title
+  }
+  class {
+    id
+    externalId
+    title
+  }
+  document {
+    id
+    title
+    prefix
+    archived
+  }
+  journey {
+    exam
+    title
+    active
+    outcomes
+  }
+  todo {
+    type
+    attachments
+    educators {
+      id
+      name
+    }
+    fields
+  }
+  documents {
+    id
+    title
+  }
+}` as TypedDocumentString<SetCompetencyAssignmentsMutation, SetCompetencyAssignmentsMutationVariables>;
+
+export const CreateRequirementDocument = `mutation CreateRequirement($input: CreateRequirementInput!) {
+  createRequirement(input: $input) {
+    ...RequirementDetail
+  }
+}
+
+fragment RequirementDetail on Requirement {
+  id
+  type
+  title
+  optional
+  description
+  priority
+  deadline {
+    type
+    date
+    days
+  }
+  validityDays
+  changedAt
+  content
+  exam {
+    id
+    externalId
+    title
+  }
+  class {
+    id
+    externalId
+    title
+  }
+  document {
+    id
+    title
+    prefix
+    archived
+  }
+  journey {
+    exam
+    title
+    active
+    outcomes
+  }
+  todo {
+    type
+    attachments
+    educators {
+      id
+      name
+    }
+    fields
+  }
+  documents {
+    id
+    title
+  }
+}` as TypedDocumentString<CreateRequirementMutation, CreateRequirementMutationVariables>;
+
+export const UpdateRequirementDocument = `mutation UpdateRequirement($input: UpdateRequirementInput!) {
+  updateRequirement(input: $input) {
+    ...RequirementDetail
+  }
+}
+
+fragment RequirementDetail on Requirement {
+  id
+  type
+  title
+  optional
+  description
+  priority
+  deadline {
+    type
+    date
+    days
+  }
+  validityDays
+  changedAt
+  content
+  exam {
+    id
+    externalId
+    title
+  }
+  class {
+    id
+    externalId
+    title
+  }
+  document {
+    id
+    title
+    prefix
+    archived
+  }
+  journey {
+    exam
+    title
+    active
+    outcomes
+  }
+  todo {
+    type
+    attachments
+    educators {
+      id
+      name
+    }
+    fields
+  }
+  documents {
+    id
+    title
+  }
+}` as TypedDocumentString<UpdateRequirementMutation, UpdateRequirementMutationVariables>;
+
+export const DeleteRequirementDocument = `mutation DeleteRequirement($requirement: ID!) {
+  deleteRequirement(requirement: $requirement)
+}` as TypedDocumentString<DeleteRequirementMutation, DeleteRequirementMutationVariables>;
+
+export const RecordRequirementProgressDocument = `mutation RecordRequirementProgress($input: RecordRequirementProgressInput!) {
+  recordRequirementProgress(input: $input) {
+    requirement
+    user
+    status
+    completedAt
+  }
+}` as TypedDocumentString<RecordRequirementProgressMutation, RecordRequirementProgressMutationVariables>;
+
+export const CreateLibraryDocumentDocument = `mutation CreateLibraryDocument($input: CreateLibraryDocumentInput!) {
+  createLibraryDocument(input: $input) {
+    id
+    title
+    prefix
+    archived
+  }
+}` as TypedDocumentString<CreateLibraryDocumentMutation, CreateLibraryDocumentMutationVariables>;
+
+export const UpdateLibraryDocumentDocument = `mutation UpdateLibraryDocument($input: UpdateLibraryDocumentInput!) {
+  updateLibraryDocument(input: $input) {
+    id
+    title
+    prefix
+    archived
+  }
+}` as TypedDocumentString<UpdateLibraryDocumentMutation, UpdateLibraryDocumentMutationVariables>;
+
+export const DeleteLibraryDocumentDocument = `mutation DeleteLibraryDocument($document: ID!) {
+  deleteLibraryDocument(document: $document)
+}` as TypedDocumentString<DeleteLibraryDocumentMutation, DeleteLibraryDocumentMutationVariables>;
 
 export const CreateIntegrationDocument = `mutation CreateIntegration($input: CreateIntegrationInput!) {
   createIntegration(input: $input) {
@@ -388,6 +2255,344 @@ fragment UserSummary on User {
   exam
   group
 }` as TypedDocumentString<MeQuery, MeQueryVariables>;
+
+export const OrganizationsDocument = `query Organizations($first: Int, $after: String, $search: String) {
+  organizations(first: $first, after: $after, search: $search) {
+    edges {
+      cursor
+      node {
+        id
+        externalId
+        title
+        viewerRights {
+          ...Rights
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+
+fragment Rights on OrganizationRights {
+  manager
+  canManageMembers
+  canReport
+}` as TypedDocumentString<OrganizationsQuery, OrganizationsQueryVariables>;
+
+export const OrganizationDocument = `query Organization($id: ID!) {
+  organization(id: $id) {
+    ...OrganizationDetails
+    link
+    createdAt
+    viewerRights {
+      ...Rights
+    }
+    departments {
+      ...DepartmentSummary
+      children {
+        ...DepartmentSummary
+        children {
+          ...DepartmentSummary
+        }
+      }
+    }
+    allDepartments {
+      ...DepartmentSummary
+      parent {
+        id
+        title
+      }
+    }
+  }
+}
+
+fragment DepartmentSummary on Department {
+  id
+  title
+  externalId
+  level
+  memberCount
+  permission {
+    ...PermissionLevels
+  }
+  leaders {
+    userId
+    name
+  }
+}
+
+fragment OrganizationDetails on Organization {
+  id
+  externalId
+  title
+  description
+  domain
+  website
+  email
+  phone
+  customFields
+}
+
+fragment PermissionLevels on OrganizationPermission {
+  organization
+  content
+  members
+}
+
+fragment Rights on OrganizationRights {
+  manager
+  canManageMembers
+  canReport
+}` as TypedDocumentString<OrganizationQuery, OrganizationQueryVariables>;
+
+export const OrganizationMembersDocument = `query OrganizationMembers($id: ID!, $first: Int, $after: String) {
+  organization(id: $id) {
+    id
+    members(first: $first, after: $after) {
+      edges {
+        cursor
+        node {
+          ...MembershipSummary
+          user {
+            id
+            email
+          }
+          createdAt
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+}
+
+fragment MembershipSummary on OrganizationMembership {
+  userId
+  name
+  department {
+    id
+    title
+  }
+  permission {
+    ...PermissionLevels
+  }
+}
+
+fragment PermissionLevels on OrganizationPermission {
+  organization
+  content
+  members
+}` as TypedDocumentString<OrganizationMembersQuery, OrganizationMembersQueryVariables>;
+
+export const UserOrganizationsDocument = `query UserOrganizations($id: ID!) {
+  user(id: $id) {
+    id
+    organizations {
+      organization {
+        id
+        title
+        link
+      }
+      ...MembershipSummary
+    }
+  }
+}
+
+fragment MembershipSummary on OrganizationMembership {
+  userId
+  name
+  department {
+    id
+    title
+  }
+  permission {
+    ...PermissionLevels
+  }
+}
+
+fragment PermissionLevels on OrganizationPermission {
+  organization
+  content
+  members
+}` as TypedDocumentString<UserOrganizationsQuery, UserOrganizationsQueryVariables>;
+
+export const DepartmentNodeDocument = `query DepartmentNode($id: ID!) {
+  node(id: $id) {
+    __typename
+    id
+    ... on Department {
+      ...DepartmentSummary
+      organization {
+        id
+      }
+      parent {
+        id
+        title
+      }
+      children {
+        id
+        title
+      }
+    }
+  }
+}
+
+fragment DepartmentSummary on Department {
+  id
+  title
+  externalId
+  level
+  memberCount
+  permission {
+    ...PermissionLevels
+  }
+  leaders {
+    userId
+    name
+  }
+}
+
+fragment PermissionLevels on OrganizationPermission {
+  organization
+  content
+  members
+}` as TypedDocumentString<DepartmentNodeQuery, DepartmentNodeQueryVariables>;
+
+export const CreateOrganizationDocument = `mutation CreateOrganization($input: CreateOrganizationInput!) {
+  createOrganization(input: $input) {
+    ...OrganizationDetails
+    viewerRights {
+      manager
+    }
+  }
+}
+
+fragment OrganizationDetails on Organization {
+  id
+  externalId
+  title
+  description
+  domain
+  website
+  email
+  phone
+  customFields
+}` as TypedDocumentString<CreateOrganizationMutation, CreateOrganizationMutationVariables>;
+
+export const UpdateOrganizationDocument = `mutation UpdateOrganization($input: UpdateOrganizationInput!) {
+  updateOrganization(input: $input) {
+    id
+    externalId
+    title
+    description
+    website
+    customFields
+  }
+}` as TypedDocumentString<UpdateOrganizationMutation, UpdateOrganizationMutationVariables>;
+
+export const DeleteOrganizationDocument = `mutation DeleteOrganization($organization: ID!) {
+  deleteOrganization(organization: $organization)
+}` as TypedDocumentString<DeleteOrganizationMutation, DeleteOrganizationMutationVariables>;
+
+export const AddOrganizationMembersDocument = `mutation AddOrganizationMembers($input: AddOrganizationMembersInput!) {
+  addOrganizationMembers(input: $input) {
+    organization {
+      id
+    }
+    ...MembershipSummary
+  }
+}
+
+fragment MembershipSummary on OrganizationMembership {
+  userId
+  name
+  department {
+    id
+    title
+  }
+  permission {
+    ...PermissionLevels
+  }
+}
+
+fragment PermissionLevels on OrganizationPermission {
+  organization
+  content
+  members
+}` as TypedDocumentString<AddOrganizationMembersMutation, AddOrganizationMembersMutationVariables>;
+
+export const RemoveOrganizationMembersDocument = `mutation RemoveOrganizationMembers($organizations: [ID!]!, $users: [ID!]!) {
+  removeOrganizationMembers(organizations: $organizations, users: $users)
+}` as TypedDocumentString<RemoveOrganizationMembersMutation, RemoveOrganizationMembersMutationVariables>;
+
+export const CreateDepartmentDocument = `mutation CreateDepartment($input: CreateDepartmentInput!) {
+  createDepartment(input: $input) {
+    ...DepartmentSummary
+    parent {
+      title
+    }
+  }
+}
+
+fragment DepartmentSummary on Department {
+  id
+  title
+  externalId
+  level
+  memberCount
+  permission {
+    ...PermissionLevels
+  }
+  leaders {
+    userId
+    name
+  }
+}
+
+fragment PermissionLevels on OrganizationPermission {
+  organization
+  content
+  members
+}` as TypedDocumentString<CreateDepartmentMutation, CreateDepartmentMutationVariables>;
+
+export const UpdateDepartmentDocument = `mutation UpdateDepartment($input: UpdateDepartmentInput!) {
+  updateDepartment(input: $input) {
+    ...DepartmentSummary
+    parent {
+      title
+    }
+  }
+}
+
+fragment DepartmentSummary on Department {
+  id
+  title
+  externalId
+  level
+  memberCount
+  permission {
+    ...PermissionLevels
+  }
+  leaders {
+    userId
+    name
+  }
+}
+
+fragment PermissionLevels on OrganizationPermission {
+  organization
+  content
+  members
+}` as TypedDocumentString<UpdateDepartmentMutation, UpdateDepartmentMutationVariables>;
+
+export const DeleteDepartmentDocument = `mutation DeleteDepartment($organization: ID!, $department: String!) {
+  deleteDepartment(organization: $organization, department: $department)
+}` as TypedDocumentString<DeleteDepartmentMutation, DeleteDepartmentMutationVariables>;
 
 export const CreateUserDocument = `mutation CreateUser($input: CreateUserInput!) {
   createUser(input: $input) {
@@ -612,3 +2817,148 @@ fragment UserSummary on User {
   exam
   group
 }` as TypedDocumentString<SearchUserQuery, SearchUserQueryVariables>;
+
+export const OrganizationWebhooksDocument = `query OrganizationWebhooks($organization: ID!) {
+  node(id: $organization) {
+    ... on Organization {
+      id
+      webhooks {
+        id
+        title
+        triggerEvent
+        active
+      }
+    }
+  }
+}` as TypedDocumentString<OrganizationWebhooksQuery, OrganizationWebhooksQueryVariables>;
+
+export const WebhookDocument = `query Webhook($webhook: ID!, $deliveries: Int) {
+  node(id: $webhook) {
+    ... on Webhook {
+      ...WebhookDetails
+      deliveries(first: $deliveries) {
+        ...WebhookDeliveryDetails
+      }
+    }
+  }
+}
+
+fragment WebhookDeliveryDetails on WebhookDelivery {
+  id
+  event
+  status
+  attempts
+  lastStatus
+  lastError
+  nextAttemptAt
+  deliveredAt
+  createdAt
+  payload
+}
+
+fragment WebhookDetails on Webhook {
+  id
+  title
+  triggerEvent
+  endpoint
+  method
+  authentication
+  authenticationSend
+  authenticationSendHeader
+  authenticationSendData
+  authenticationKeyCustom
+  extraData
+  retry
+  active
+  createdAt
+  organization {
+    id
+    title
+  }
+}` as TypedDocumentString<WebhookQuery, WebhookQueryVariables>;
+
+export const WebhookSigningSecretDocument = `query WebhookSigningSecret($webhook: ID!) {
+  webhookSigningSecret(webhook: $webhook)
+}` as TypedDocumentString<WebhookSigningSecretQuery, WebhookSigningSecretQueryVariables>;
+
+export const CreateWebhookDocument = `mutation CreateWebhook($input: CreateWebhookInput!) {
+  createWebhook(input: $input) {
+    ...WebhookDetails
+  }
+}
+
+fragment WebhookDetails on Webhook {
+  id
+  title
+  triggerEvent
+  endpoint
+  method
+  authentication
+  authenticationSend
+  authenticationSendHeader
+  authenticationSendData
+  authenticationKeyCustom
+  extraData
+  retry
+  active
+  createdAt
+  organization {
+    id
+    title
+  }
+}` as TypedDocumentString<CreateWebhookMutation, CreateWebhookMutationVariables>;
+
+export const UpdateWebhookDocument = `mutation UpdateWebhook($organization: ID!, $webhook: ID!, $active: Boolean) {
+  updateWebhook(organization: $organization, webhook: $webhook, active: $active) {
+    id
+    active
+  }
+}` as TypedDocumentString<UpdateWebhookMutation, UpdateWebhookMutationVariables>;
+
+export const DeleteWebhookDocument = `mutation DeleteWebhook($organization: ID!, $webhook: ID!) {
+  deleteWebhook(organization: $organization, webhook: $webhook)
+}` as TypedDocumentString<DeleteWebhookMutation, DeleteWebhookMutationVariables>;
+
+export const TriggerWebhooksDocument = `mutation TriggerWebhooks($organization: ID!, $webhook: ID!, $data: JSONObject) {
+  triggerWebhooks(organization: $organization, webhook: $webhook, data: $data) {
+    ...WebhookDeliveryDetails
+  }
+}
+
+fragment WebhookDeliveryDetails on WebhookDelivery {
+  id
+  event
+  status
+  attempts
+  lastStatus
+  lastError
+  nextAttemptAt
+  deliveredAt
+  createdAt
+  payload
+}` as TypedDocumentString<TriggerWebhooksMutation, TriggerWebhooksMutationVariables>;
+
+export const NotificationsDocument = `query Notifications($first: Int, $after: String, $user: ID) {
+  notifications(first: $first, after: $after, user: $user) {
+    edges {
+      cursor
+      node {
+        id
+        channel
+        recipient
+        subject
+        body
+        userId
+        status
+        attempts
+        lastError
+        sentAt
+        createdAt
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}` as TypedDocumentString<NotificationsQuery, NotificationsQueryVariables>;

@@ -8,6 +8,17 @@ export const organizationRoles = ['member', 'teacher', 'reporter', 'supervisor',
 export type OrganizationRole = (typeof organizationRoles)[number];
 export const memberScopes = ['none', 'department', 'organization'] as const;
 export type MemberScope = (typeof memberScopes)[number];
+/** Levels on the organization's content, lowest first. */
+export const contentLevels = ['none', 'view', 'report', 'control', 'modify', 'grant', 'admin'] as const;
+export type ContentLevel = (typeof contentLevels)[number];
+
+/** The three levels of a membership (or of a department, given to its members). */
+export interface MemberLevels {
+  permOrganization: string;
+  permContent: string;
+  permMembers: string;
+}
+export const defaultLevels: MemberLevels = { permOrganization: 'member', permContent: 'none', permMembers: 'none' };
 
 export const roleAtLeast = (role: string, needed: OrganizationRole) =>
   organizationRoles.indexOf(role as OrganizationRole) >= organizationRoles.indexOf(needed);
@@ -46,6 +57,19 @@ export function withDescendants(roots: Iterable<string>, tree: { id: string; par
   return [...out];
 }
 
+/**
+ * The rights that follow from the viewer's role alone (no department tree needed), so a list of
+ * organizations can show them from one query.
+ */
+export function organizationRights(viewer: Viewer, organization: Pick<Organization, 'ownerId'>, role: string | undefined) {
+  const manager = viewer.user.admin || organization.ownerId === viewer.user.id || role === 'admin';
+  return {
+    manager,
+    canManageMembers: manager || roleAtLeast(role ?? 'none', 'supervisor'),
+    canReport: manager || roleAtLeast(role ?? 'none', 'reporter'),
+  };
+}
+
 export async function organizationAccess(db: Db | Prisma.TransactionClient, viewer: Viewer, organization: Organization): Promise<OrganizationAccess> {
   const userId = viewer.user.id;
   const [membership, led, tree] = await Promise.all([
@@ -53,8 +77,7 @@ export async function organizationAccess(db: Db | Prisma.TransactionClient, view
     db.departmentLeader.findMany({ where: { userId, department: { organizationId: organization.id } }, select: { departmentId: true } }),
     db.department.findMany({ where: { organizationId: organization.id }, select: { id: true, parentId: true } }),
   ]);
-  const role = membership?.permOrganization ?? 'none';
-  const manager = viewer.user.admin || organization.ownerId === userId || role === 'admin';
+  const { manager, canManageMembers, canReport } = organizationRights(viewer, organization, membership?.permOrganization);
   const ledDepartmentIds = withDescendants(led.map((l) => l.departmentId), tree);
   const scope = membership?.permMembers ?? 'none';
   let visibleMembers: Prisma.OrganizationMemberWhereInput;
@@ -68,11 +91,29 @@ export async function organizationAccess(db: Db | Prisma.TransactionClient, view
     organization,
     membership,
     manager,
-    canManageMembers: manager || roleAtLeast(role, 'supervisor'),
-    canReport: manager || roleAtLeast(role, 'reporter'),
+    canManageMembers,
+    canReport,
     ledDepartmentIds,
     visibleMembers,
   };
+}
+
+const rank = (values: readonly string[], value: string) => values.indexOf(value);
+
+/**
+ * Whether the viewer may give a member these levels, or change or remove a member who has them.
+ * Managers may do anything; a supervisor at most its own levels, so managing members never lifts
+ * anyone (the supervisor included) above the supervisor.
+ */
+export function canGrantLevels(access: OrganizationAccess, levels: MemberLevels): boolean {
+  if (access.manager) return true;
+  const own = access.membership;
+  if (!own) return false;
+  return (
+    rank(organizationRoles, levels.permOrganization) <= rank(organizationRoles, own.permOrganization) &&
+    rank(contentLevels, levels.permContent) <= rank(contentLevels, own.permContent) &&
+    rank(memberScopes, levels.permMembers) <= rank(memberScopes, own.permMembers)
+  );
 }
 
 export function assertOrganization(allowed: boolean, action: string): void {

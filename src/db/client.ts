@@ -19,11 +19,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Directories this process holds: a lock file with our own pid is stale only if we do not. */
+const lockedHere = new Set<string>();
+
 /**
  * PGlite is one process with one connection: a second process opening the same directory would
  * silently lose writes. A lock file holding our pid makes the second one refuse instead.
  */
 function lockDataDir(dir: string): () => void {
+  // Our own pid in a lock file we did not write is a leftover of an earlier run that had the
+  // same pid (pid 1 in a container); a second open in this process is refused like another's.
+  if (lockedHere.has(dir)) throw new Error(`The database in ${dir} is already open in this process`);
   const lockPath = path.join(dir, 'service.lock');
   try {
     const fd = openSync(lockPath, 'wx');
@@ -39,7 +45,9 @@ function lockDataDir(dir: string): () => void {
     unlinkSync(lockPath);
     return lockDataDir(dir);
   }
+  lockedHere.add(dir);
   return () => {
+    lockedHere.delete(dir);
     try {
       unlinkSync(lockPath);
     } catch {

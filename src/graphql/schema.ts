@@ -4,6 +4,12 @@ import './users/users.mutations.ts';
 import './integrations/integration.type.ts';
 import './instance/instance.ts';
 import './organizations/organization.type.ts';
+import './organizations/organizations.mutations.ts';
+import './webhooks/webhook.type.ts';
+import './notifications/notification.type.ts';
+import './classes/classes.mutations.ts';
+import './competencies/competency.type.ts';
+import './competencies/competencies.mutations.ts';
 
 /** The GraphQL schema: every domain registers its types on the builder when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -2,6 +2,10 @@ import type { Handler } from './routes/types.ts';
 import { testRoutes } from './routes/test.ts';
 import { userRoutes } from './routes/users.ts';
 import { integrationRoutes } from './routes/integrations.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import { organizationRoutes } from './routes/organizations.ts';
+import { classRoutes } from './routes/classes.ts';
+import { competencyRoutes } from './routes/competencies.ts';
 
 export type { CallInfo, Handler } from './routes/types.ts';
 
@@ -13,4 +17,8 @@ export const routes: Record<string, Handler> = {
   ...testRoutes,
   ...userRoutes,
   ...integrationRoutes,
+  ...webhookRoutes,
+  ...organizationRoutes,
+  ...classRoutes,
+  ...competencyRoutes,
 };

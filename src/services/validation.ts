@@ -101,8 +101,8 @@ export function datetime() {
   }, z.date({ error: 'must be a datetime (YYYY-MM-DD HH:ii:ss, UTC)' }));
 }
 
-/** A comma-separated list (or a native array); blanks are dropped. */
-export function list<T extends z.ZodType>(item: T, max = 1000) {
+/** A comma-separated list (or a native array); blanks are dropped. `min` 0 lets an empty list clear a set. */
+export function list<T extends z.ZodType>(item: T, max = 1000, min = 1) {
   return z.preprocess(
     (v) =>
       typeof v === 'string'
@@ -111,7 +111,7 @@ export function list<T extends z.ZodType>(item: T, max = 1000) {
             .map((s) => s.trim())
             .filter(Boolean)
         : v,
-    z.array(item, { error: 'must be a comma-separated list' }).min(1, 'must not be empty').max(max, `must have at most ${max} items`),
+    z.array(item, { error: 'must be a comma-separated list' }).min(min, 'must not be empty').max(max, `must have at most ${max} items`),
   );
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/da
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI_TIMEOUT = 90_000;
+const SECRET_KEY = randomBytes(32).toString('hex');
 let dataDir: string;
 let pgDatabase: TestDatabase | undefined;
 
@@ -35,7 +37,9 @@ afterAll(async () => {
 /** Only what npx needs and the configuration under test: vitest's own variables (BASE_URL=/) would be read as config. */
 function env(): Record<string, string> {
   const { PATH = '', HOME = '' } = process.env;
-  return { PATH, HOME, DATA_DIR: dataDir, ...(pgDatabase?.url ? { DATABASE_URL: pgDatabase.url } : {}), LOG_LEVEL: 'warn' };
+  // On PostgreSQL, as in a deployment there, SECRET_KEY; the embedded database uses the key file in DATA_DIR.
+  const postgres: Record<string, string> = pgDatabase?.url ? { DATABASE_URL: pgDatabase.url, SECRET_KEY } : {};
+  return { PATH, HOME, DATA_DIR: dataDir, ...postgres, LOG_LEVEL: 'warn' };
 }
 
 function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -67,10 +71,11 @@ async function withDb<T>(run: (db: Database['prisma']) => Promise<T>): Promise<T
 
 /** The same database and secret key file the CLI used, with the service on top of them. */
 function withService<T>(run: (platform: Platform, fetch: (endpoint: string, authorization: string) => Promise<Response>) => Promise<T>): Promise<T> {
-  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgDatabase?.url, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0' });
+  const postgres = pgDatabase?.url ? { DATABASE_URL: pgDatabase.url, SECRET_KEY } : {};
+  const config = loadConfig({ DATA_DIR: dataDir, ...postgres, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0' });
   const key = loadSecretKey(config);
-  // The CLI created the key file; a new one here would not open its secrets.
-  expect(key.source).toBe('file');
+  // The key the CLI used: on the embedded database, the file it created (a new one would not open its secrets).
+  expect(key.source).toBe(onPostgres ? 'env' : 'file');
   return withDb(async (db) => {
     const platform = createPlatform({ config, db, log: pino({ level: 'silent' }), secretKey: key.key });
     const app = createApp(platform, { ready: true });

@@ -1,5 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
+import { PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 
 export interface Message {
@@ -10,22 +12,28 @@ export interface Message {
   userId?: string;
 }
 
-/** Where messages finally go. The default transport only records them (readable through GraphQL). */
+/**
+ * Where messages finally go. `sent` means a real transport (SMTP) accepted the message;
+ * `recorded` means none carries this channel and the outbox row is the whole delivery (readable
+ * through GraphQL `notifications`). SMS has no transport, so SMS is always recorded.
+ */
 export interface Transport {
   name: string;
-  send(message: Message): Promise<void>;
+  send(message: Message): Promise<'sent' | 'recorded'>;
 }
 
-export const recordingTransport: Transport = { name: 'record', send: async () => {} };
+export const recordingTransport: Transport = { name: 'record', send: async () => 'recorded' };
 
 type Tx = Prisma.TransactionClient | Db;
 
 const MAX_ATTEMPTS = 8;
+/** Beyond the slowest SMTP exchange: a claim older than this is retried by any worker. */
+const LEASE_MS = 5 * 60 * 1000;
 
 /**
  * Notifications go through a durable outbox: `enqueue` writes the message in the caller's
  * transaction, so it exists exactly when the change that caused it does, and `deliverPending`
- * (run by the worker) sends it, retrying with backoff.
+ * (run by the worker) sends it, retrying with backoff (2, 4, 8 … seconds, 8 attempts).
  */
 export class Notifier {
   constructor(
@@ -37,28 +45,33 @@ export class Notifier {
     await tx.notification.create({ data: { id: newId('Notification'), ...message } });
   }
 
-  /** Sends what is due; returns how many were sent. */
+  /**
+   * Sends what is due; returns how many were sent or recorded. Each message is claimed first by a
+   * compare-and-set on its attempt counter, so several instances never send the same one twice.
+   */
   async deliverPending(limit = 50): Promise<number> {
+    const now = new Date();
     const due = await this.db.notification.findMany({
-      where: { status: 'pending', nextAttemptAt: { lte: new Date() } },
+      where: { status: 'pending', nextAttemptAt: { lte: now } },
       orderBy: { createdAt: 'asc' },
       take: limit,
     });
-    let sent = 0;
+    let done = 0;
     for (const n of due) {
+      const attempts = n.attempts + 1;
+      const claim = await this.db.notification.updateMany({
+        where: { id: n.id, status: 'pending', attempts: n.attempts },
+        data: { attempts, nextAttemptAt: new Date(now.getTime() + LEASE_MS) },
+      });
+      if (claim.count !== 1) continue;
       try {
-        await this.transport.send({ channel: n.channel as Message['channel'], recipient: n.recipient, subject: n.subject, body: n.body });
-        await this.db.notification.update({
-          where: { id: n.id },
-          data: { status: 'sent', sentAt: new Date(), attempts: { increment: 1 }, lastError: null },
-        });
-        sent++;
+        const outcome = await this.transport.send({ channel: n.channel as Message['channel'], recipient: n.recipient, subject: n.subject, body: n.body });
+        await this.db.notification.update({ where: { id: n.id }, data: { status: outcome, sentAt: new Date(), lastError: null } });
+        done++;
       } catch (error) {
-        const attempts = n.attempts + 1;
         await this.db.notification.update({
           where: { id: n.id },
           data: {
-            attempts,
             lastError: String((error as Error).message ?? error).slice(0, 1000),
             status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
             nextAttemptAt: new Date(Date.now() + 2 ** attempts * 1000),
@@ -66,6 +79,12 @@ export class Notifier {
         });
       }
     }
-    return sent;
+    return done;
   }
+}
+
+/** Messages of the outbox, for instance administrators only; `user` narrows to one recipient user. */
+export function notificationsWhere(ctx: Context, user?: string | null): Prisma.NotificationWhereInput {
+  if (!ctx.viewer.user.admin) throw new PermissionError('Only instance administrators may read notifications');
+  return user ? { userId: user } : {};
 }

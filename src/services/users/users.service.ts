@@ -69,7 +69,7 @@ function validateTimezone(timezone: string): void {
   }
 }
 
-async function validateCustomFields(ctx: Context, entity: string, values: Record<string, string>): Promise<void> {
+export async function validateCustomFields(ctx: Context, entity: string, values: Record<string, string>): Promise<void> {
   const keys = Object.keys(values);
   if (keys.length === 0) return;
   const configured = await ctx.db.customField.findMany({ where: { entity, key: { in: keys } }, select: { key: true } });
@@ -79,7 +79,7 @@ async function validateCustomFields(ctx: Context, entity: string, values: Record
 }
 
 /** A unique-constraint failure (Prisma P2002) on the given column. */
-function isUniqueViolation(error: unknown, column: string): boolean {
+export function isUniqueViolation(error: unknown, column: string): boolean {
   const e = error as { code?: unknown; meta?: unknown } | null;
   return e?.code === 'P2002' && JSON.stringify(e.meta ?? {}).includes(column);
 }

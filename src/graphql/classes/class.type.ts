@@ -1,0 +1,135 @@
+import { builder } from '../builder.ts';
+import * as classes from '../../services/classes/classes.service.ts';
+
+export const AssignmentStatusType = builder.enumType('AssignmentStatus', {
+  values: classes.assignmentStatuses,
+  description:
+    'INACTIVE: inactive, not started yet or over (and no own work); ACTIVE: accepts work; STARTED: work begun, not submitted; SUBMITTED: handed in; GRADED: handed in and graded.',
+});
+
+/** A class. Seen by whoever manages it (owner, administrators, teachers and up of its organization) and by its active members. */
+export const ClassType = builder.prismaNode('Class', {
+  id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
+  // node(id) answers null, not an error, for a class that is missing or not the caller's to see.
+  nullable: true,
+  description: 'A class with members and assignments.',
+  findUnique: (id, ctx) => ({ id, AND: [classes.visibleClassesWhere(ctx)] }),
+  fields: (t) => ({
+    title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
+    externalId: t.exposeString('externalId', { nullable: true, description: 'External identifier (1-64 characters).' }),
+    description: t.exposeString('description', { nullable: true, description: 'Description.' }),
+    start: t.expose('start', { type: 'DateTime', nullable: true, description: 'When the class starts; null when unset.' }),
+    end: t.expose('end', { type: 'DateTime', nullable: true, description: 'When the class ends; null when unset.' }),
+    link: t.string({ description: 'The class page.', resolve: (c, _args, ctx) => classes.classLink(ctx, c.id) }),
+    organization: t.relation('organization', {
+      nullable: true,
+      description: 'The organization running the class, whose teachers and managers manage it; null for a personal class.',
+    }),
+    owner: t.relation('owner', { description: 'The user who created the class and manages it.' }),
+    members: t.relatedConnection('members', {
+      cursor: 'classId_userId',
+      totalCount: true,
+      description: 'Memberships, oldest first. Those who manage the class see every member; a member sees only itself.',
+      query: (_args, ctx) => ({ where: classes.visibleMembershipsWhere(ctx), orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),
+    }),
+    assignments: t.relation('assignments', {
+      description: 'Assignments, by start.',
+      query: { orderBy: [{ starts: 'asc' }, { id: 'asc' }] },
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+  }),
+});
+
+builder.prismaObject('ClassMember', {
+  name: 'ClassMembership',
+  description: 'A user in a class.',
+  fields: (t) => ({
+    class: t.relation('class', { description: 'The class.' }),
+    user: t.relation('user', { description: 'The member.' }),
+    active: t.boolean({
+      description: 'The membership is approved and not expired.',
+      resolve: (m) => classes.isActiveMembership(m),
+    }),
+    approved: t.exposeBoolean('approved', { description: 'Approved (memberships added by managers always are).' }),
+    expires: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When the membership ends; null: never.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the user joined.' }),
+  }),
+});
+
+/** An assignment of a class; seen by whoever sees the class. */
+export const ClassAssignmentType = builder.prismaNode('ClassAssignment', {
+  id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
+  nullable: true,
+  description: 'An assignment of a class: members start, submit and get graded within its dates.',
+  findUnique: (id, ctx) => ({ id, class: classes.visibleClassesWhere(ctx) }),
+  fields: (t) => ({
+    title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
+    description: t.exposeString('description', { nullable: true, description: 'Description.' }),
+    starts: t.expose('starts', { type: 'DateTime', description: 'Work is accepted from this moment.' }),
+    ends: t.expose('ends', { type: 'DateTime', description: 'Work is accepted until this moment.' }),
+    active: t.exposeBoolean('active', { description: 'An inactive assignment accepts no work whatever its dates.' }),
+    link: t.string({ description: 'The assignment page.', resolve: (a, _args, ctx) => classes.assignmentLink(ctx, a) }),
+    status: t.field({
+      type: AssignmentStatusType,
+      description: 'The status for the caller, from its own submission and the dates.',
+      select: (_args, ctx) => ({ submissions: { where: { userId: ctx.viewer.user.id }, select: { status: true }, take: 1 } }),
+      resolve: (a) => classes.assignmentStatus(a, a.submissions[0]),
+    }),
+    class: t.relation('class', { description: 'The class.' }),
+    submissions: t.relation('submissions', {
+      description: 'Submissions, oldest first. Those who manage the class see all; a member sees only its own.',
+      query: (_args, ctx) => ({ where: classes.visibleSubmissionsWhere(ctx), orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),
+    }),
+  }),
+});
+
+builder.prismaObject('AssignmentSubmission', {
+  description: "A member's work on an assignment.",
+  fields: (t) => ({
+    assignment: t.relation('assignment', { description: 'The assignment.' }),
+    user: t.relation('user', { description: 'The member.' }),
+    status: t.field({
+      type: AssignmentStatusType,
+      description: 'STARTED, SUBMITTED or GRADED.',
+      resolve: (sub) => sub.status as classes.AssignmentStatus,
+    }),
+    grade: t.exposeString('grade', { nullable: true, description: 'The grade, once graded.' }),
+    submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true, description: 'When it was handed in.' }),
+    gradedAt: t.expose('gradedAt', { type: 'DateTime', nullable: true, description: 'When it was (last) graded.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When work began.' }),
+  }),
+});
+
+builder.prismaObjectFields('User', (t) => ({
+  classes: t.relation('classMemberships', {
+    description: "The user's class memberships the caller may see (its own, or in classes the caller sees), by class title.",
+    query: (_args, ctx) => ({ where: classes.userMembershipsWhere(ctx), orderBy: [{ class: { title: 'asc' } }, { classId: 'asc' }] }),
+  }),
+}));
+
+builder.prismaObjectFields('Organization', (t) => ({
+  classes: t.relation('classes', {
+    description: 'Classes of the organization the caller sees, by title.',
+    query: (_args, ctx) => ({ where: classes.visibleClassesWhere(ctx), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
+  }),
+}));
+
+builder.queryFields((t) => ({
+  classes: t.prismaConnection({
+    type: 'Class',
+    cursor: 'id',
+    description: 'Classes the caller sees, oldest first.',
+    args: { search: t.arg.string({ description: 'Matches the title or the external identifier.' }) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.db.class.findMany({ ...query, where: classes.classesWhere(ctx, args.search ?? undefined), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+  }),
+  class: t.prismaField({
+    type: 'Class',
+    description: 'One class by identification string.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const found = await classes.getClass(ctx, { class: args.id });
+      return ctx.db.class.findUniqueOrThrow({ ...query, where: { id: found.id } });
+    },
+  }),
+}));

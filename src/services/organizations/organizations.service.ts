@@ -1,0 +1,127 @@
+import type { Context } from '../../context.ts';
+import type { Organization, Prisma } from '../../generated/prisma/client.ts';
+import { ArgumentError, PermissionError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { assertOrganization, organizationAccess, type OrganizationAccess } from '../../auth/organization-policy.ts';
+import { audit } from '../audit/audit.service.ts';
+import { paging } from '../users/users.schemas.ts';
+import { validateCustomFields } from '../users/users.service.ts';
+import { parseInput } from '../validation.ts';
+import * as s from './organizations.schemas.ts';
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Loads an organization the viewer may read (a member, its owner or an instance administrator)
+ * with what the viewer may do in it. Unknown: NOT_FOUND naming the argument; not the viewer's: 403.
+ */
+export async function organizationFor(ctx: Context, code: string, argument = 'organization'): Promise<OrganizationAccess> {
+  const organization = await ctx.db.organization.findUnique({ where: { id: code } });
+  if (!organization) throw new ArgumentError(argument, `no organization with identification string '${code}'`, 'NOT_FOUND');
+  const access = await organizationAccess(ctx.db, ctx.viewer, organization);
+  if (!access.manager && !access.membership) throw new PermissionError('You are not a member of this organization');
+  return access;
+}
+
+/**
+ * Serialises writes to one organization's members and departments (a row lock on the
+ * organization), so that checks made inside the transaction (no cycle in the tree, leaders are
+ * members) still hold when it commits. Locks are taken in id order: no two writers deadlock.
+ */
+export async function lockOrganizations(tx: Tx, ids: string[]): Promise<void> {
+  for (const id of [...new Set(ids)].sort()) await tx.$queryRaw`SELECT "id" FROM "Organization" WHERE "id" = ${id} FOR UPDATE`;
+}
+
+/** The organization's page, handed out in per-user lists. */
+export const organizationLink = (ctx: Context, id: string) => `${ctx.config.baseUrl}/organizations/${id}`;
+
+/** Organizations the viewer owns or belongs to (administrators: all); `search` matches the title. */
+export function visibleOrganizationsWhere(ctx: Context, search?: string): Prisma.OrganizationWhereInput {
+  const userId = ctx.viewer.user.id;
+  return {
+    ...(ctx.viewer.user.admin ? {} : { OR: [{ ownerId: userId }, { members: { some: { userId } } }] }),
+    ...(search ? { title: { contains: search, mode: 'insensitive' } } : {}),
+  };
+}
+
+export async function listOrganizations(ctx: Context, raw: Record<string, unknown>): Promise<Organization[]> {
+  const { search, limit, page } = parseInput(paging, raw);
+  return ctx.db.organization.findMany({
+    where: visibleOrganizationsWhere(ctx, search),
+    orderBy: [{ title: 'asc' }, { id: 'asc' }],
+    take: limit,
+    // The contract ignores `page` in search mode.
+    skip: search ? 0 : (page - 1) * limit,
+  });
+}
+
+export async function getOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
+  return (await organizationFor(ctx, parseInput(s.organizationRef, raw).organization)).organization;
+}
+
+/** Setting the domain is a privileged action: the `privileged_fields` feature must be on (406). */
+async function checkPrivileged(ctx: Context, domain: string | null | undefined): Promise<void> {
+  if (domain !== undefined) await ctx.settings.require('privileged_fields', ctx.viewer.user);
+}
+
+export async function createOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
+  const input = parseInput(s.createOrganization, raw);
+  await checkPrivileged(ctx, input.domain);
+  await validateCustomFields(ctx, 'organization', input.customFields);
+  const customFields = Object.fromEntries(Object.entries(input.customFields).filter(([, v]) => v !== ''));
+  return ctx.db.$transaction(async (tx) => {
+    const organization = await tx.organization.create({
+      data: {
+        id: newId('Organization'),
+        title: input.title,
+        description: input.description ?? null,
+        externalId: input.id ?? null,
+        domain: input.domain,
+        website: input.website,
+        email: input.email,
+        phone: input.phone,
+        customFields,
+        // The creator owns it, and so manages it without being a member.
+        ownerId: ctx.viewer.user.id,
+      },
+    });
+    await audit(ctx, tx, 'organization.create', organization.id);
+    return organization;
+  });
+}
+
+export async function updateOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
+  const input = parseInput(s.updateOrganization, raw);
+  const access = await organizationFor(ctx, input.organization);
+  assertOrganization(access.manager, 'change the organization');
+  await checkPrivileged(ctx, input.domain);
+  const { organization } = access;
+  const data: Prisma.OrganizationUpdateInput = {};
+  if (input.title !== undefined) data.title = input.title;
+  if (input.description !== undefined) data.description = input.description;
+  if (input.id !== undefined) data.externalId = input.id;
+  for (const key of ['domain', 'website', 'email', 'phone'] as const) if (input[key] !== undefined) data[key] = input[key];
+  if (input.customFields) {
+    await validateCustomFields(ctx, 'organization', input.customFields);
+    const merged: Record<string, unknown> = { ...(organization.customFields as Record<string, unknown>), ...input.customFields };
+    for (const [key, value] of Object.entries(input.customFields)) if (value === '') delete merged[key];
+    data.customFields = merged as Prisma.InputJsonObject;
+  }
+  if (Object.keys(data).length === 0) return organization;
+  return ctx.db.$transaction(async (tx) => {
+    const updated = await tx.organization.update({ where: { id: organization.id }, data });
+    await audit(ctx, tx, 'organization.update', organization.id);
+    return updated;
+  });
+}
+
+/** Deletes the organization with its memberships, departments, competencies and webhooks. */
+export async function deleteOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
+  const access = await organizationFor(ctx, parseInput(s.organizationRef, raw).organization);
+  assertOrganization(access.manager, 'delete the organization');
+  await ctx.db.$transaction(async (tx) => {
+    await tx.organization.delete({ where: { id: access.organization.id } });
+    await audit(ctx, tx, 'organization.delete', access.organization.id);
+  });
+  return access.organization;
+}

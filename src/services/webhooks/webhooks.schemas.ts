@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { bool, code, json, oneOf, text, url } from '../validation.ts';
+
+export const webhookEvents = ['exam-play-result', 'quiz-play-result', 'journey-completed', 'api'] as const;
+export type WebhookEvent = (typeof webhookEvents)[number];
+
+/** Keys of every payload; `extra_data` and the key's data field may not take them. */
+export const reservedPayloadKeys = ['id', 'event', 'time', 'organization', 'webhook', 'data'] as const;
+
+/** Headers the delivery sets itself; the key's header may not replace them. */
+export const reservedHeaders = ['host', 'content-type', 'content-length', 'transfer-encoding', 'connection', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature'];
+
+/** Forms often send every field; an empty optional field counts as not given. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const MAX_EXTRA_DATA = 64 * 1024;
+const MAX_DATA = 256 * 1024;
+
+export const webhookRef = z.object({ organization: code(), webhook: code() });
+export const webhookById = z.object({ webhook: code() });
+
+export const createWebhook = z.object({
+  organization: code(),
+  title: text(1, 255),
+  triggerEvent: oneOf(webhookEvents),
+  endpoint: url().refine((v) => /^https?:\/\//i.test(v), 'must be an http:// or https:// URL'),
+  method: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), oneOf(['POST', 'GET'])).default('POST'),
+  authentication: oneOf(['none', 'key']).default('none'),
+  /** Applies only with key authentication, where it defaults to data (see the service). */
+  authenticationSend: optional(oneOf(['header', 'bearer', 'data'])),
+  authenticationSendHeader: optional(
+    z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim() : v),
+      z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/, 'must be an HTTP header name'),
+    ),
+  ),
+  authenticationSendData: optional(text(1, 128)),
+  authenticationKey: optional(text(1, 1024)),
+  authenticationKeyCustom: optional(text(1, 64)),
+  extraData: optional(
+    json()
+      .refine(isObject, 'must be JSON text of an object')
+      .refine((v) => JSON.stringify(v).length <= MAX_EXTRA_DATA, `must be at most ${MAX_EXTRA_DATA} characters of JSON`)
+      .refine((v) => !isObject(v) || !reservedPayloadKeys.some((k) => k in v), `must not use the keys ${reservedPayloadKeys.join(', ')}`),
+  ),
+  retry: oneOf(['none', 'error']).default('error'),
+});
+export type CreateWebhook = z.output<typeof createWebhook>;
+
+export const updateWebhook = webhookRef.extend({ active: optional(bool()) });
+
+export const triggerWebhook = webhookRef.extend({
+  data: optional(json().refine((v) => JSON.stringify(v).length <= MAX_DATA, `must be at most ${MAX_DATA} characters of JSON`)),
+});
