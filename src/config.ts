@@ -43,6 +43,8 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: integer(0, 60_000_000).default(1200),
     MAINTENANCE: boolean.default(false),
     ASSUME_TOKEN_TTL_SECONDS: integer(30, 86400).default(3600),
+    /** How long a looked-up integration is reused for further calls (0: look up every call). */
+    AUTH_CACHE_TTL_MS: integer(0, 60_000).default(1000),
     /** How often the background workers look for due webhook deliveries and notifications. */
     WORKER_INTERVAL_MS: integer(50, 60_000).default(1000),
     /** Lets webhook endpoints resolve to loopback, private, link-local and other non-public addresses. */

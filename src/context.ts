@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { SecretBox } from './auth/secrets.ts';
+import type { CredentialCache } from './auth/credential-cache.ts';
 import type { Integration, User } from './generated/prisma/client.ts';
 import type { InstanceSettings } from './services/instance/settings.service.ts';
 import type { Notifier } from './services/notifications/notifications.service.ts';
@@ -14,6 +15,7 @@ export interface Platform {
   log: Logger;
   settings: InstanceSettings;
   notifier: Notifier;
+  credentials: CredentialCache;
 }
 
 /**

@@ -6,6 +6,7 @@ import { SecretBox } from './auth/secrets.ts';
 import { InstanceSettings } from './services/instance/settings.service.ts';
 import { Notifier, recordingTransport, type Transport } from './services/notifications/notifications.service.ts';
 import { smtpTransport } from './services/notifications/smtp.ts';
+import { CredentialCache } from './auth/credential-cache.ts';
 
 /** Wires the long-lived dependencies every request shares. Email goes out by SMTP when SMTP_URL is set. */
 export function createPlatform(deps: { config: Config; db: Db; log: Logger; secretKey: Buffer; transport?: Transport }): Platform {
@@ -14,6 +15,7 @@ export function createPlatform(deps: { config: Config; db: Db; log: Logger; secr
     db: deps.db,
     log: deps.log,
     secrets: new SecretBox(deps.secretKey),
+    credentials: new CredentialCache(deps.config.AUTH_CACHE_TTL_MS),
     settings: new InstanceSettings(deps.db, { maintenance: deps.config.MAINTENANCE }),
     notifier: new Notifier(
       deps.db,

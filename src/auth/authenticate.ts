@@ -36,7 +36,10 @@ export async function authenticate(platform: Platform, credentials: Credentials)
   if (!credentials.app || !credentials.secret) {
     throw new AuthenticationError('MISSING_CREDENTIALS', 'Application credentials (app and secret) are required');
   }
-  const integration = await platform.db.integration.findUnique({ where: { appId: credentials.app }, include: { owner: true } });
+  const appId = credentials.app;
+  const integration = await platform.credentials.get(appId, () =>
+    platform.db.integration.findUnique({ where: { appId }, include: { owner: true } }),
+  );
   const valid =
     integration?.type === 'api' &&
     integration.secretCipher !== null &&

@@ -51,15 +51,31 @@ export function loadSchemaEngine(): Promise<typeof bindings.SchemaEngine> {
   loaded ??= (async () => {
     const entry = createRequire(import.meta.url).resolve('@prisma/schema-engine-wasm');
     const bytes = await readFile(path.join(path.dirname(entry), 'schema_engine_bg.wasm'));
-    const { instance } = await WebAssembly.instantiate(bytes, {
-      './schema_engine_bg.js': bindings as unknown as WebAssembly.ModuleImports,
-    });
+    const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': unrefTimers(bindings) });
     const exports = instance.exports as unknown as { __wbindgen_start(): void };
     bindings.__wbg_set_wasm(exports);
     exports.__wbindgen_start();
     return bindings.SchemaEngine;
   })();
   return loaded;
+}
+
+/**
+ * The engine arms 10 s timers (query timeouts) that would keep a short process such as
+ * `npm run migrate` alive long after its work is done; unref'd, they no longer hold the process.
+ */
+function unrefTimers(glue: object): WebAssembly.ModuleImports {
+  const imports: Record<string, unknown> = { ...glue };
+  for (const [name, fn] of Object.entries(glue)) {
+    if (name.startsWith('__wbg_setTimeout_') && typeof fn === 'function') {
+      imports[name] = (...args: unknown[]) => {
+        const timer = (fn as (...a: unknown[]) => unknown)(...args);
+        (timer as { unref?: () => void })?.unref?.();
+        return timer;
+      };
+    }
+  }
+  return imports as WebAssembly.ModuleImports;
 }
 
 /**

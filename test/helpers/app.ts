@@ -51,7 +51,8 @@ export interface TestApp {
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config: Config = loadConfig({ BASE_URL, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: '/nonexistent', ...env });
+  // Tests change rows directly, so credentials are looked up on every call unless a test asks otherwise.
+  const config: Config = loadConfig({ BASE_URL, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0', AUTH_CACHE_TTL_MS: '0', DATA_DIR: '/nonexistent', ...env });
   const platform = createPlatform({ config, db: db.prisma, log: pino({ level: 'silent' }), secretKey: randomBytes(32) });
   const app = createApp(platform, { ready: true });
 

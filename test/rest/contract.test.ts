@@ -113,6 +113,28 @@ describe('credentials', () => {
   });
 });
 
+describe('credential cache', () => {
+  it('reuses a looked-up integration for its time to live, but forgets it on any write of this instance', async () => {
+    const cached = await createTestApp({ AUTH_CACHE_TTL_MS: '60000' });
+    try {
+      const other = await cached.newCaller('cached-owner');
+      expect((await cached.rpc('GET', 'test:app', {}, { as: other })).status).toBe(200);
+      // A change made elsewhere (here: directly in the database) is seen only after the time to live.
+      await cached.db.prisma.integration.update({ where: { id: other.integrationId }, data: { active: false } });
+      expect((await cached.rpc('GET', 'test:app', {}, { as: other })).status).toBe(200);
+      // A write through this instance clears the cache at once.
+      const rotated = await cached.rpc('POST', 'integration:keys', { integration: cached.admin.integrationId });
+      expect(rotated.status).toBe(200);
+      expect((await cached.rpc('GET', 'test:app', {}, { as: other })).code).toBe('INTEGRATION_INACTIVE');
+      expect((await cached.rpc('GET', 'test:app')).code).toBe('INVALID_CREDENTIALS');
+      const fresh = { ...cached.admin, secret: rotated.body.secret };
+      expect((await cached.rpc('GET', 'test:app', {}, { as: fresh })).status).toBe(200);
+    } finally {
+      await cached.close();
+    }
+  });
+});
+
 describe('arguments', () => {
   it('reads arguments from the query string, urlencoded, multipart and JSON bodies', async () => {
     let n = 0;

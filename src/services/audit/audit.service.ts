@@ -4,6 +4,8 @@ import { newId } from '../../ids.ts';
 
 /** Records a write for the user it is attributed to, inside the write's own transaction. */
 export async function audit(ctx: Context, tx: Prisma.TransactionClient, action: string, subject?: string): Promise<void> {
+  // Any write may touch credentials (a rotated secret, a disabled owner): forget the cached ones.
+  ctx.credentials.clear();
   await tx.auditEvent.create({
     data: { id: newId('AuditEvent'), actorId: ctx.viewer.user.id, integrationId: ctx.viewer.integration.id, action, subject },
   });
