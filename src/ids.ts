@@ -18,6 +18,18 @@ export const idPrefixes = {
   Requirement: 'req',
   Webhook: 'whk',
   WebhookDelivery: 'dlv',
+  Course: 'crs',
+  Event: 'evt',
+  Scorm: 'scm',
+  Video: 'vid',
+  Tag: 'tag',
+  QuizSet: 'qz',
+  QuizGroup: 'qgr',
+  Question: 'qst',
+  Skill: 'skl',
+  GradingPreset: 'gp',
+  StoredFile: 'fil',
+  QuestionExport: 'qex',
 } as const;
 
 export type IdType = keyof typeof idPrefixes;
