@@ -23,7 +23,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import { pino } from 'pino';
+import { createLogger } from '../src/logger.ts';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/client.ts';
@@ -102,16 +102,9 @@ async function startService() {
     BOOTSTRAP_SECRET: undefined,
     MAINTENANCE: undefined,
   });
-  // The options of src/logger.ts createLogger, with a file as destination; sync like pino's stdout default.
+  // The service's own logger, writing into a file instead of stdout.
   const logFile = path.join(dataDir, 'service.log');
-  const log = pino(
-    {
-      level: config.LOG_LEVEL,
-      base: undefined,
-      redact: { paths: ['secret', '*.secret', 'password', '*.password', 'token', '*.token', 'headers.authorization'], censor: '[redacted]' },
-    },
-    pino.destination({ dest: logFile, sync: true }),
-  );
+  const log = createLogger(config.LOG_LEVEL, logFile);
   const database = await openDatabase(config.database);
   await migrate(database.pglite ? { kind: 'pglite', pglite: database.pglite } : { kind: 'postgres', url: config.DATABASE_URL! });
   const platform = createPlatform({ config, db: database.prisma, log, secretKey: loadSecretKey(config).key });

@@ -1,6 +1,7 @@
 import type { Integration, User } from '../generated/prisma/client.ts';
 
-export type CachedIntegration = Integration & { owner: User };
+/** An integration with its owner, and the SHA-256 of its secret so calls need not decrypt it. */
+export type CachedIntegration = Integration & { owner: User; secretDigest: string | null };
 
 /**
  * Every call presents credentials, and looking them up is most of the cost of a cheap call. The
