@@ -6,6 +6,7 @@ import { RateLimiter } from './rest/rate-limit.ts';
 import { MAX_BODY_BYTES, PayloadTooLargeError, parseBodyArgs } from './http/body.ts';
 import { AppError } from './errors.ts';
 import { healthPage, jwksPage, linkProbe, loginPage, notFound, type SimpleResponse } from './http/pages.ts';
+import { filePage } from './http/files.ts';
 import { createGraphQLHandler, type GraphQLHandler } from './graphql/yoga.ts';
 
 export interface App {
@@ -35,6 +36,7 @@ async function page(platform: Platform, method: string, path: string, ready: boo
   if (m) return method === 'GET' ? loginPage(platform, { shortCode: m[1]! }) : linkProbe();
   m = /^\/lti\/([a-z]{3}_[a-z0-9]+)\/jwks\.json$/.exec(path);
   if (m) return jwksPage(platform, m[1]!);
+  if ((m = /^\/files\/([a-z0-9]{20,80})$/.exec(path))) return filePage(platform, m[1]!);
   return undefined;
 }
 

@@ -39,6 +39,19 @@ export type ContentLevel =
   | 'report'
   | 'view';
 
+/** Content types that carry permissions, by their contract name (the `content.type` of the REST records). */
+export type ContentType =
+  | 'class'
+  | 'course'
+  | 'event'
+  | 'exam'
+  | 'integration'
+  | 'organization'
+  | 'quiz'
+  | 'scorm'
+  | 'tag'
+  | 'video';
+
 /** A new assignment of a class the caller manages. */
 export type CreateClassAssignmentInput = {
   /** Default true. */
@@ -83,6 +96,18 @@ export type CreateCompetencyInput = {
   title: string;
 };
 
+/** A new course, event, SCORM package or video, owned by the caller. */
+export type CreateContentInput = {
+  /** Description. */
+  description?: string | null | undefined;
+  /** External identifier, 1-64 characters. */
+  externalId?: string | null | undefined;
+  /** An organization whose content the caller may change (content level modify or more, or a manager). */
+  organization?: string | number | null | undefined;
+  /** 1-255 characters. */
+  title: string;
+};
+
 /** A new department (managers only); the rules of POST organization:department. */
 export type CreateDepartmentInput = {
   /** External identifier, 0-64 characters. */
@@ -96,6 +121,20 @@ export type CreateDepartmentInput = {
   permission?: OrganizationPermissionInput | null | undefined;
   /** 1-255 characters, unique in the organization. */
   title: string;
+};
+
+/** A new custom preset of the caller (needs the custom grading feature). */
+export type CreateGradingPresetInput = {
+  /** Ascending grades. */
+  grades: Array<GradeInput>;
+  /** An active language, or `none` for any; default the caller's language. */
+  language?: string | null | undefined;
+  /** Custom presets only: every grade counts as passed. Default false. */
+  successfulAll?: boolean | null | undefined;
+  /** 1-128 characters. */
+  title: string;
+  /** custom (2-20 grades), go-nogo-custom (2), hungarian-school (5) or hungarian-university (5). */
+  type: string;
 };
 
 /** A new integration; the same rules as POST integration. */
@@ -140,6 +179,28 @@ export type CreateOrganizationInput = {
   website?: string | null | undefined;
 };
 
+/** A new Quiz set owned by the caller. */
+export type CreateQuizSetInput = {
+  /** A Quiz set the caller may view whose groups and items it takes (the same questions). */
+  copyQuestions?: string | number | null | undefined;
+  /** A Quiz set the caller may view whose settings it takes. */
+  copySettings?: string | number | null | undefined;
+  /** Up to 255 characters. */
+  description?: string | null | undefined;
+  /** External identifier, 1-64 characters. */
+  externalId?: string | null | undefined;
+  /** An active language; default the caller's. */
+  language?: string | null | undefined;
+  /** Default TEST. */
+  mode?: QuizMode | null | undefined;
+  /** An organization the caller owns or administers; organizational members always get theirs. */
+  organization?: string | number | null | undefined;
+  /** 1-255 characters. */
+  title: string;
+  /** Default set. */
+  type?: QuizSetType | null | undefined;
+};
+
 /** A new requirement; only the fields of its type and deadline kind may be given. */
 export type CreateRequirementInput = {
   competency: string | number;
@@ -171,6 +232,30 @@ export type CreateRequirementInput = {
   type: RequirementType;
   /** Days a completion stays valid; 0: forever. */
   validityDays?: number | null | undefined;
+};
+
+/** A new skill of the caller. */
+export type CreateSkillInput = {
+  /** Up to 1024 characters. */
+  description?: string | null | undefined;
+  /** 1-64 letters, digits, _ . : -; unique among the caller’s skills. */
+  identifier: string;
+  /** 1-255 characters. */
+  title: string;
+};
+
+/** A new tag owned by the caller. */
+export type CreateTagInput = {
+  /** HEX colour, #rgb or #rrggbb (stored as lowercase #rrggbb). */
+  color: string;
+  /** External identifier, 1-64 characters. */
+  externalId?: string | null | undefined;
+  /** Class names of an icon font, such as `fa-solid fa-star` (1-8 names, 1-255 characters). */
+  icon?: string | null | undefined;
+  /** An organization whose content the caller may change (content level modify or higher); its members then see the tag through their content level. */
+  organization?: string | number | null | undefined;
+  /** 1-255 characters. */
+  title: string;
 };
 
 /** A new user account; the same rules and defaults as POST user. */
@@ -248,6 +333,16 @@ export type Gender =
   | 'male'
   | 'other';
 
+/** A grade: the first threshold is ignored (it is 0); grade names count only in custom presets. */
+export type GradeInput = {
+  /** The grade; custom presets: unique and non-empty. */
+  grade?: string | null | undefined;
+  /** Shown under the grade. */
+  text?: string | null | undefined;
+  /** 0-100, strictly ascending. */
+  threshold?: number | null | undefined;
+};
+
 /** api, one of four named LMS vendors (lms_a-lms_d), or another LMS (lms). */
 export type IntegrationType =
   | 'api'
@@ -278,12 +373,46 @@ export type OrganizationRole =
   | 'supervisor'
   | 'teacher';
 
+/** Permission levels, lowest first; a higher level includes the lower ones. finances (between modify and grant) exists on events only. */
+export type PermissionLevel =
+  | 'admin'
+  | 'control'
+  | 'finances'
+  | 'grant'
+  | 'modify'
+  | 'report'
+  | 'view';
+
 /** progress: started; waiting: submitted for review; completed; none: withdraws the progress. */
 export type ProgressStatus =
   | 'completed'
   | 'none'
   | 'progress'
   | 'waiting';
+
+/** TEST: all questions at once, answered in any order; TURNS: one question at a time, answered before moving on. */
+export type QuizMode =
+  | 'TEST'
+  | 'TURNS';
+
+/** A question or a question group. */
+export type QuizSetItemKind =
+  | 'GROUP'
+  | 'QUESTION';
+
+/** set: practice; final: course exam; exam: exam purposes; private: private purposes. */
+export type QuizSetType =
+  | 'exam'
+  | 'final'
+  | 'private'
+  | 'set';
+
+/** How settings are copied. */
+export type QuizSettingsCopyMode =
+  /** Only settings the target has not configured (PATCH quiz:settings). */
+  | 'FILL'
+  /** Every setting of the source (PUT quiz:settings). */
+  | 'REPLACE';
 
 /** Where a member stands on a requirement. */
 export type RecordRequirementProgressInput = {
@@ -313,6 +442,18 @@ export type SetCompetencyAssignmentsInput = {
   /** Members assigned directly; empty clears. */
   members?: Array<string | number> | null | undefined;
 };
+
+/** Content types that carry tags, by their contract name (the `content.type` of the REST records). */
+export type TaggableContentType =
+  | 'class'
+  | 'course'
+  | 'event'
+  | 'exam'
+  | 'integration'
+  | 'organization'
+  | 'quiz'
+  | 'scorm'
+  | 'video';
 
 /** Kind of to-do: default, document, exam or training. */
 export type TodoType =
@@ -367,6 +508,20 @@ export type UpdateCompetencyInput = {
   title?: string | null | undefined;
 };
 
+/** Changes to a course, event, SCORM package or video: only given fields change; null clears an optional one. */
+export type UpdateContentInput = {
+  /** Description. */
+  description?: string | null | undefined;
+  /** External identifier, 1-64 characters. */
+  externalId?: string | null | undefined;
+  /** The record to change. */
+  id: string | number;
+  /** An organization whose content the caller may change; null makes it personal. */
+  organization?: string | number | null | undefined;
+  /** 1-255 characters. */
+  title?: string | null | undefined;
+};
+
 /** Changes to a department (managers only); the rules of PATCH organization:department. */
 export type UpdateDepartmentInput = {
   /** Name, external id or identification string. */
@@ -382,6 +537,22 @@ export type UpdateDepartmentInput = {
   permission?: OrganizationPermissionInput | null | undefined;
   /** 1-255 characters, unique in the organization. */
   title?: string | null | undefined;
+};
+
+/** Changes to an own preset: only given fields change. The type is fixed once a Quiz set uses it. */
+export type UpdateGradingPresetInput = {
+  /** Replaces the whole list. */
+  grades?: Array<GradeInput> | null | undefined;
+  /** An active language, or `none` for any. */
+  language?: string | null | undefined;
+  /** The preset. */
+  preset: string | number;
+  /** Custom presets only. */
+  successfulAll?: boolean | null | undefined;
+  /** 1-128 characters. */
+  title?: string | null | undefined;
+  /** The new type; the grades (given or current) must fit it. Leaving custom drops successfulAll. */
+  type?: string | null | undefined;
 };
 
 /** Changes to a library document; only given fields change. */
@@ -412,6 +583,38 @@ export type UpdateOrganizationInput = {
   title?: string | null | undefined;
   /** Website URL. */
   website?: string | null | undefined;
+};
+
+/** Changes to a Quiz set (modify permission): only given fields change; null or empty removes externalId, description and organization. */
+export type UpdateQuizSetInput = {
+  /** Up to 255 characters. */
+  description?: string | null | undefined;
+  /** External identifier, up to 64 characters. */
+  externalId?: string | null | undefined;
+  /** An active language. */
+  language?: string | null | undefined;
+  /** Only its owner or an administrator moves it: an organization of its owner. */
+  organization?: string | number | null | undefined;
+  /** The Quiz set. */
+  quiz: string | number;
+  /** 1-255 characters. */
+  title?: string | null | undefined;
+};
+
+/** Settings to change (modify permission): only given ones change. */
+export type UpdateQuizSettingsInput = {
+  /** A usable grading preset code, `custom` or `none`. */
+  grading?: string | null | undefined;
+  /** 0-100, only for presets with a configurable threshold. */
+  gradingThreshold?: number | null | undefined;
+  /** The Quiz set. */
+  quiz: string | number;
+  /** Seconds per question, TURNS Quiz sets only; 0: no limit. */
+  roundtime?: number | null | undefined;
+  /** Shuffle the questions. */
+  shuffle?: boolean | null | undefined;
+  /** Seconds for the whole test; 0: no limit. */
+  timelimit?: number | null | undefined;
 };
 
 /** Changes to a requirement; only given fields change. Changing the content, outcomes or to-do type outdates earlier completions. */
@@ -446,6 +649,32 @@ export type UpdateRequirementInput = {
   todoType?: TodoType | null | undefined;
   /** Days a completion stays valid; 0: forever. */
   validityDays?: number | null | undefined;
+};
+
+/** Changes to a skill: only given fields change; an empty or null description removes it. */
+export type UpdateSkillInput = {
+  /** Up to 1024 characters. */
+  description?: string | null | undefined;
+  /** The skill. */
+  skill: string | number;
+  /** 1-255 characters. */
+  title?: string | null | undefined;
+};
+
+/** Changes to a tag the caller may modify: only given fields change; null clears an optional one (organization: null makes it personal). */
+export type UpdateTagInput = {
+  /** HEX colour, #rgb or #rrggbb. */
+  color?: string | null | undefined;
+  /** External identifier, 1-64 characters. */
+  externalId?: string | null | undefined;
+  /** Class names of an icon font. */
+  icon?: string | null | undefined;
+  /** An organization whose content the caller may change. */
+  organization?: string | number | null | undefined;
+  /** The tag to change. */
+  tag: string | number;
+  /** 1-255 characters. */
+  title?: string | null | undefined;
 };
 
 /** Interface color scheme. */
@@ -501,11 +730,20 @@ export type AssignmentSubmissionsQuery = { node:
     | { __typename: 'Class' }
     | { __typename: 'ClassAssignment', id: string, title: string, description: string | null, starts: string, ends: string, active: boolean, status: AssignmentStatus, link: string, class: { id: string }, submissions: Array<{ status: AssignmentStatus, grade: string | null, submittedAt: string | null, gradedAt: string | null, user: { id: string, name: string } }> }
     | { __typename: 'Competency' }
+    | { __typename: 'Course' }
     | { __typename: 'Department' }
+    | { __typename: 'Event' }
+    | { __typename: 'GradingPreset' }
     | { __typename: 'Integration' }
     | { __typename: 'LibraryDocument' }
     | { __typename: 'Organization' }
+    | { __typename: 'Question' }
+    | { __typename: 'QuizSet' }
+    | { __typename: 'Scorm' }
+    | { __typename: 'Skill' }
+    | { __typename: 'Tag' }
     | { __typename: 'User' }
+    | { __typename: 'Video' }
     | { __typename: 'Webhook' }
    | null };
 
@@ -618,7 +856,16 @@ export type ComplianceDashboardQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
     | { title: string, id: string, compliance: { scope: ComplianceScope, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number }, competencies: Array<{ id: string, externalId: string | null, title: string }>, departments: Array<{ level: number, members: number, department: { id: string, title: string } | null, parent: { id: string, title: string } | null, competencies: Array<{ competency: { id: string, title: string }, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } }> }> } }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
     | { id: string }
     | { id: string }
    | null };
@@ -635,7 +882,16 @@ export type OrganizationCompetenciesQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
     | { id: string, competencies: Array<{ id: string, externalId: string | null, title: string, description: string | null, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null }>, library: Array<{ id: string, title: string, prefix: string | null, archived: boolean, createdAt: string }> }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
     | { id: string }
     | { id: string }
    | null };
@@ -649,6 +905,15 @@ export type CompetencyQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string, externalId: string | null, title: string, description: string | null, organization: { id: string, title: string }, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -840,11 +1105,20 @@ export type DepartmentNodeQuery = { node:
     | { __typename: 'Class', id: string }
     | { __typename: 'ClassAssignment', id: string }
     | { __typename: 'Competency', id: string }
+    | { __typename: 'Course', id: string }
     | { __typename: 'Department', id: string, title: string, externalId: string | null, level: number, memberCount: number, organization: { id: string }, parent: { id: string, title: string } | null, children: Array<{ id: string, title: string }>, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> }
+    | { __typename: 'Event', id: string }
+    | { __typename: 'GradingPreset', id: string }
     | { __typename: 'Integration', id: string }
     | { __typename: 'LibraryDocument', id: string }
     | { __typename: 'Organization', id: string }
+    | { __typename: 'Question', id: string }
+    | { __typename: 'QuizSet', id: string }
+    | { __typename: 'Scorm', id: string }
+    | { __typename: 'Skill', id: string }
+    | { __typename: 'Tag', id: string }
     | { __typename: 'User', id: string }
+    | { __typename: 'Video', id: string }
     | { __typename: 'Webhook', id: string }
    | null };
 
@@ -905,6 +1179,586 @@ export type DeleteDepartmentMutationVariables = Exact<{
 
 
 export type DeleteDepartmentMutation = { deleteDepartment: string };
+
+export type PermissionRuleFieldsFragment = { userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null };
+
+export type PermissionChangeFieldsFragment = { contentType: ContentType, content: string, user: string, success: boolean };
+
+export type ContentPermissionQueryVariables = Exact<{
+  contentType: ContentType;
+  content: string | number;
+  user?: string | number | null | undefined;
+}>;
+
+
+export type ContentPermissionQuery = { permission: { contentType: ContentType, content: string, user: string, level: PermissionLevel | null, levels: Array<PermissionLevel>, rules: Array<PermissionLevel> } };
+
+export type ContentRulesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ContentRulesQuery = { node:
+    | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
+    | { id: string }
+    | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
+    | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
+    | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
+    | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
+    | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
+    | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
+    | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
+   | null };
+
+export type GrantPermissionMutationVariables = Exact<{
+  contentType: ContentType;
+  content: string | number;
+  user: string | number;
+  permission: PermissionLevel;
+}>;
+
+
+export type GrantPermissionMutation = { grantPermission: { contentType: ContentType, content: string, user: string, success: boolean } };
+
+export type RevokePermissionMutationVariables = Exact<{
+  contentType: ContentType;
+  content: string | number;
+  user: string | number;
+  permission: PermissionLevel;
+}>;
+
+
+export type RevokePermissionMutation = { revokePermission: { contentType: ContentType, content: string, user: string, success: boolean } };
+
+export type TransferContentMutationVariables = Exact<{
+  contentType: ContentType;
+  content: string | number;
+  user: string | number;
+}>;
+
+
+export type TransferContentMutation = { transferContent: { contentType: ContentType, content: string, user: string, success: boolean } };
+
+export type CourseFieldsFragment = { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } };
+
+export type CoursesQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type CoursesQuery = { courses: { edges: Array<{ node: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type CourseQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CourseQuery = { course: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type CreateCourseMutationVariables = Exact<{
+  input: CreateContentInput;
+}>;
+
+
+export type CreateCourseMutation = { createCourse: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type UpdateCourseMutationVariables = Exact<{
+  input: UpdateContentInput;
+}>;
+
+
+export type UpdateCourseMutation = { updateCourse: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type DeleteCourseMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteCourseMutation = { deleteCourse: string };
+
+export type EventFieldsFragment = { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } };
+
+export type EventsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type EventsQuery = { events: { edges: Array<{ node: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type EventQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type EventQuery = { event: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type CreateEventMutationVariables = Exact<{
+  input: CreateContentInput;
+}>;
+
+
+export type CreateEventMutation = { createEvent: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type UpdateEventMutationVariables = Exact<{
+  input: UpdateContentInput;
+}>;
+
+
+export type UpdateEventMutation = { updateEvent: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type DeleteEventMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteEventMutation = { deleteEvent: string };
+
+export type ScormFieldsFragment = { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } };
+
+export type ScormsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type ScormsQuery = { scorms: { edges: Array<{ node: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type ScormQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ScormQuery = { scorm: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type CreateScormMutationVariables = Exact<{
+  input: CreateContentInput;
+}>;
+
+
+export type CreateScormMutation = { createScorm: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type UpdateScormMutationVariables = Exact<{
+  input: UpdateContentInput;
+}>;
+
+
+export type UpdateScormMutation = { updateScorm: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type DeleteScormMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteScormMutation = { deleteScorm: string };
+
+export type VideoFieldsFragment = { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } };
+
+export type VideosQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type VideosQuery = { videos: { edges: Array<{ node: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type VideoQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type VideoQuery = { video: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type CreateVideoMutationVariables = Exact<{
+  input: CreateContentInput;
+}>;
+
+
+export type CreateVideoMutation = { createVideo: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type UpdateVideoMutationVariables = Exact<{
+  input: UpdateContentInput;
+}>;
+
+
+export type UpdateVideoMutation = { updateVideo: { id: string, title: string, externalId: string | null, description: string | null, createdAt: string, updatedAt: string, organization: { id: string } | null, owner: { id: string } } };
+
+export type DeleteVideoMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteVideoMutation = { deleteVideo: string };
+
+export type QuestionFieldsFragment = { id: string, externalId: string, path: string | null, quizId: string | null, type: string, content: string, answers: Array<string>, options: Array<string>, difficulty: number, active: boolean, questionFormat: string, subject: string | null, category: string | null, mainCategory: string | null, source: string | null, note: string | null, privateNote: string | null, explanation: string | null, hints: Array<string>, solution: Array<string>, labels: Array<string>, tagIds: Array<string>, ai: boolean, points: number | null, decimals: number | null, tolerance: string | null, datetimePrecision: string | null, data: Record<string, unknown>, createdAt: string, updatedAt: string, hintPenalty: { mode: string, percent: number } | null, solutionPenalty: { mode: string, percent: number } | null, parameters: Array<{ name: string, type: string, min: number, max: number }>, media: Array<{ field: string, filename: string, contentType: string | null, size: number | null, sha256: string | null, url: string | null }>, skills: Array<{ id: string, identifier: string, title: string }>, owner: { id: string }, organization: { id: string } | null };
+
+export type SkillFieldsFragment = { id: string, identifier: string, title: string, description: string | null, createdAt: string };
+
+export type QuestionsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type QuestionsQuery = { questions: { edges: Array<{ node: { id: string, externalId: string, type: string, path: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type QuestionPageQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type QuestionPageQuery = { question: { id: string, externalId: string, path: string | null, quizId: string | null, type: string, content: string, answers: Array<string>, options: Array<string>, difficulty: number, active: boolean, questionFormat: string, subject: string | null, category: string | null, mainCategory: string | null, source: string | null, note: string | null, privateNote: string | null, explanation: string | null, hints: Array<string>, solution: Array<string>, labels: Array<string>, tagIds: Array<string>, ai: boolean, points: number | null, decimals: number | null, tolerance: string | null, datetimePrecision: string | null, data: Record<string, unknown>, createdAt: string, updatedAt: string, hintPenalty: { mode: string, percent: number } | null, solutionPenalty: { mode: string, percent: number } | null, parameters: Array<{ name: string, type: string, min: number, max: number }>, media: Array<{ field: string, filename: string, contentType: string | null, size: number | null, sha256: string | null, url: string | null }>, skills: Array<{ id: string, identifier: string, title: string }>, owner: { id: string }, organization: { id: string } | null } };
+
+export type QuestionNodeQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type QuestionNodeQuery = { node:
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { externalId: string, id: string }
+    | { id: string }
+    | { id: string }
+    | { identifier: string, id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+   | null };
+
+export type UpsertQuestionMutationVariables = Exact<{
+  fields: Record<string, unknown>;
+}>;
+
+
+export type UpsertQuestionMutation = { upsertQuestion: { id: string, externalId: string, path: string | null, quizId: string | null, type: string, content: string, answers: Array<string>, options: Array<string>, difficulty: number, active: boolean, questionFormat: string, subject: string | null, category: string | null, mainCategory: string | null, source: string | null, note: string | null, privateNote: string | null, explanation: string | null, hints: Array<string>, solution: Array<string>, labels: Array<string>, tagIds: Array<string>, ai: boolean, points: number | null, decimals: number | null, tolerance: string | null, datetimePrecision: string | null, data: Record<string, unknown>, createdAt: string, updatedAt: string, hintPenalty: { mode: string, percent: number } | null, solutionPenalty: { mode: string, percent: number } | null, parameters: Array<{ name: string, type: string, min: number, max: number }>, media: Array<{ field: string, filename: string, contentType: string | null, size: number | null, sha256: string | null, url: string | null }>, skills: Array<{ id: string, identifier: string, title: string }>, owner: { id: string }, organization: { id: string } | null } };
+
+export type DeleteQuestionMutationVariables = Exact<{
+  question: string | number;
+}>;
+
+
+export type DeleteQuestionMutation = { deleteQuestion: string };
+
+export type SetQuestionExternalIdMutationVariables = Exact<{
+  question: string | number;
+  id: string;
+}>;
+
+
+export type SetQuestionExternalIdMutation = { setQuestionExternalId: { id: string, externalId: string } };
+
+export type ExportQuestionMutationVariables = Exact<{
+  question: string | number;
+}>;
+
+
+export type ExportQuestionMutation = { exportQuestion: { url: string, valid: string, question: { id: string, externalId: string } } };
+
+export type SkillsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SkillsQuery = { skills: Array<{ id: string, identifier: string, title: string, description: string | null, createdAt: string }> };
+
+export type CreateSkillMutationVariables = Exact<{
+  input: CreateSkillInput;
+}>;
+
+
+export type CreateSkillMutation = { createSkill: { id: string, identifier: string, title: string, description: string | null, createdAt: string } };
+
+export type UpdateSkillMutationVariables = Exact<{
+  input: UpdateSkillInput;
+}>;
+
+
+export type UpdateSkillMutation = { updateSkill: { id: string, identifier: string, title: string, description: string | null, createdAt: string } };
+
+export type DeleteSkillMutationVariables = Exact<{
+  skill: string | number;
+}>;
+
+
+export type DeleteSkillMutation = { deleteSkill: string };
+
+export type AttachSkillMutationVariables = Exact<{
+  question: string | number;
+  skill: string | number;
+}>;
+
+
+export type AttachSkillMutation = { attachSkill: { id: string, skills: Array<{ id: string, identifier: string }> } };
+
+export type DetachSkillMutationVariables = Exact<{
+  question: string | number;
+  skill: string | number;
+}>;
+
+
+export type DetachSkillMutation = { detachSkill: { id: string, skills: Array<{ id: string, identifier: string }> } };
+
+export type QuizSetSummaryFragment = { id: string, externalId: string | null, title: string, language: string, description: string | null, mode: QuizMode, type: QuizSetType, organization: { id: string } | null };
+
+export type QuizSettingsFieldsFragment = { settings: { shuffle: boolean, timelimit: number | null, roundtime: number | null, grading: string, gradingThreshold: number | null } };
+
+export type GradingPresetFieldsFragment = { id: string, title: string, type: string, language: string | null, global: boolean, configurable: boolean, certificates: boolean, own: boolean, used: boolean, successfulAll: boolean | null, organization: { id: string } | null, grades: Array<{ threshold: number, grade: string, text: string | null }> };
+
+export type QuizSetsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type QuizSetsQuery = { quizSets: { edges: Array<{ node: { id: string, externalId: string | null, title: string, language: string, description: string | null, mode: QuizMode, type: QuizSetType, organization: { id: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type QuizSetQueryVariables = Exact<{
+  id: string | number;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type QuizSetQuery = { node:
+    | { id: string, externalId: string | null, title: string, language: string, description: string | null, mode: QuizMode, type: QuizSetType, items: Array<{ kind: QuizSetItemKind, active: boolean, question: { id: string, externalId: string } | null, group: { title: string, active: boolean } | null }>, skills: Array<{ identifier: string, title: string, description: string | null }>, questions: { edges: Array<{ cursor: string, node: { id: string, externalId: string, type: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } }, organization: { id: string } | null, settings: { shuffle: boolean, timelimit: number | null, roundtime: number | null, grading: string, gradingThreshold: number | null } }
+    | Record<PropertyKey, never>
+   | null };
+
+export type CreateQuizSetMutationVariables = Exact<{
+  input: CreateQuizSetInput;
+}>;
+
+
+export type CreateQuizSetMutation = { createQuizSet: { id: string, externalId: string | null, title: string, language: string, description: string | null, mode: QuizMode, type: QuizSetType, organization: { id: string } | null, settings: { shuffle: boolean, timelimit: number | null, roundtime: number | null, grading: string, gradingThreshold: number | null } } };
+
+export type UpdateQuizSetMutationVariables = Exact<{
+  input: UpdateQuizSetInput;
+}>;
+
+
+export type UpdateQuizSetMutation = { updateQuizSet: { id: string, externalId: string | null, title: string, language: string, description: string | null, mode: QuizMode, type: QuizSetType, organization: { id: string } | null } };
+
+export type DeleteQuizSetMutationVariables = Exact<{
+  quiz: string | number;
+}>;
+
+
+export type DeleteQuizSetMutation = { deleteQuizSet: string };
+
+export type UpdateQuizSettingsMutationVariables = Exact<{
+  input: UpdateQuizSettingsInput;
+}>;
+
+
+export type UpdateQuizSettingsMutation = { updateQuizSettings: { id: string, settings: { shuffle: boolean, timelimit: number | null, roundtime: number | null, grading: string, gradingThreshold: number | null } } };
+
+export type CopyQuizSettingsMutationVariables = Exact<{
+  quiz: string | number;
+  source: string | number;
+  mode: QuizSettingsCopyMode;
+}>;
+
+
+export type CopyQuizSettingsMutation = { copyQuizSettings: { id: string, settings: { shuffle: boolean, timelimit: number | null, roundtime: number | null, grading: string, gradingThreshold: number | null } } };
+
+export type AssignQuestionsMutationVariables = Exact<{
+  quiz: string | number;
+  group?: string | null | undefined;
+  questions: Array<string | number> | string | number;
+}>;
+
+
+export type AssignQuestionsMutation = { assignQuestions: { id: string, items: Array<{ kind: QuizSetItemKind, question: { id: string } | null, group: { title: string } | null }> } };
+
+export type RemoveQuestionsMutationVariables = Exact<{
+  quiz: string | number;
+  group?: string | null | undefined;
+  questions: Array<string | number> | string | number;
+}>;
+
+
+export type RemoveQuestionsMutation = { removeQuestions: { id: string, items: Array<{ kind: QuizSetItemKind, question: { id: string } | null, group: { title: string } | null }> } };
+
+export type GradingPresetsQueryVariables = Exact<{
+  quiz?: string | number | null | undefined;
+  language?: string | null | undefined;
+}>;
+
+
+export type GradingPresetsQuery = { gradingPresets: Array<{ current: boolean | null, preset: { id: string, title: string, type: string, language: string | null, global: boolean, configurable: boolean, certificates: boolean, own: boolean, used: boolean, successfulAll: boolean | null, organization: { id: string } | null, grades: Array<{ threshold: number, grade: string, text: string | null }> } }> };
+
+export type GradingPresetQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GradingPresetQuery = { node:
+    | { id: string, title: string, type: string, language: string | null, global: boolean, configurable: boolean, certificates: boolean, own: boolean, used: boolean, successfulAll: boolean | null, organization: { id: string } | null, grades: Array<{ threshold: number, grade: string, text: string | null }> }
+    | Record<PropertyKey, never>
+   | null };
+
+export type CreateGradingPresetMutationVariables = Exact<{
+  input: CreateGradingPresetInput;
+}>;
+
+
+export type CreateGradingPresetMutation = { createGradingPreset: { id: string, title: string, type: string, language: string | null, global: boolean, configurable: boolean, certificates: boolean, own: boolean, used: boolean, successfulAll: boolean | null, organization: { id: string } | null, grades: Array<{ threshold: number, grade: string, text: string | null }> } };
+
+export type UpdateGradingPresetMutationVariables = Exact<{
+  input: UpdateGradingPresetInput;
+}>;
+
+
+export type UpdateGradingPresetMutation = { updateGradingPreset: { id: string, title: string, type: string, language: string | null, global: boolean, configurable: boolean, certificates: boolean, own: boolean, used: boolean, successfulAll: boolean | null, organization: { id: string } | null, grades: Array<{ threshold: number, grade: string, text: string | null }> } };
+
+export type DeleteGradingPresetMutationVariables = Exact<{
+  preset: string | number;
+}>;
+
+
+export type DeleteGradingPresetMutation = { deleteGradingPreset: string };
+
+export type TagSummaryFragment = { id: string, title: string, externalId: string | null, color: string, icon: string | null };
+
+export type TagsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type TagsQuery = { tags: { edges: Array<{ node: { id: string, title: string, externalId: string | null, color: string, icon: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type TagPageQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TagPageQuery = { tag: { createdAt: string, updatedAt: string, id: string, title: string, externalId: string | null, color: string, icon: string | null, organization: { id: string, title: string } | null, owner: { id: string, name: string }, taggedContent: Array<{ type: TaggableContentType, id: string, externalId: string | null, title: string }> } };
+
+export type TagNodeQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TagNodeQuery = { node:
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string, title: string, externalId: string | null, color: string, icon: string | null }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+   | null };
+
+export type ContentTagsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ContentTagsQuery = { node:
+    | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string }
+    | { id: string }
+    | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string }
+    | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string }
+    | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string }
+    | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string }
+    | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string }
+    | { id: string }
+    | { id: string }
+    | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string }
+   | null };
+
+export type ClassesWithTagsQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type ClassesWithTagsQuery = { classes: { edges: Array<{ node: { id: string, title: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> } }> } };
+
+export type CreateTagMutationVariables = Exact<{
+  input: CreateTagInput;
+}>;
+
+
+export type CreateTagMutation = { createTag: { id: string, title: string, externalId: string | null, color: string, icon: string | null, owner: { id: string }, organization: { id: string } | null } };
+
+export type UpdateTagMutationVariables = Exact<{
+  input: UpdateTagInput;
+}>;
+
+
+export type UpdateTagMutation = { updateTag: { id: string, title: string, externalId: string | null, color: string, icon: string | null, organization: { id: string } | null } };
+
+export type DeleteTagMutationVariables = Exact<{
+  tag: string | number;
+}>;
+
+
+export type DeleteTagMutation = { deleteTag: string };
+
+export type ContentTagChangeResultFragment = { success: boolean, tag: { id: string, title: string }, content: { type: TaggableContentType, id: string, externalId: string | null, title: string } };
+
+export type TagContentMutationVariables = Exact<{
+  contentType: TaggableContentType;
+  content: string | number;
+  tag: string | number;
+}>;
+
+
+export type TagContentMutation = { tagContent: { success: boolean, tag: { id: string, title: string }, content: { type: TaggableContentType, id: string, externalId: string | null, title: string } } };
+
+export type UntagContentMutationVariables = Exact<{
+  contentType: TaggableContentType;
+  content: string | number;
+  tag: string | number;
+}>;
+
+
+export type UntagContentMutation = { untagContent: { success: boolean, tag: { id: string, title: string }, content: { type: TaggableContentType, id: string, externalId: string | null, title: string } } };
 
 export type CreateUserMutationVariables = Exact<{
   input: CreateUserInput;
@@ -999,11 +1853,20 @@ export type NodeQuery = { node:
     | { __typename: 'Class', id: string }
     | { __typename: 'ClassAssignment', id: string }
     | { __typename: 'Competency', id: string }
+    | { __typename: 'Course', id: string }
     | { __typename: 'Department', id: string }
+    | { __typename: 'Event', id: string }
+    | { __typename: 'GradingPreset', id: string }
     | { __typename: 'Integration', title: string, id: string }
     | { __typename: 'LibraryDocument', id: string }
     | { __typename: 'Organization', id: string }
+    | { __typename: 'Question', id: string }
+    | { __typename: 'QuizSet', id: string }
+    | { __typename: 'Scorm', id: string }
+    | { __typename: 'Skill', id: string }
+    | { __typename: 'Tag', id: string }
     | { __typename: 'User', username: string, id: string }
+    | { __typename: 'Video', id: string }
     | { __typename: 'Webhook', id: string }
    | null };
 
@@ -2593,6 +3456,1323 @@ fragment PermissionLevels on OrganizationPermission {
 export const DeleteDepartmentDocument = `mutation DeleteDepartment($organization: ID!, $department: String!) {
   deleteDepartment(organization: $organization, department: $department)
 }` as TypedDocumentString<DeleteDepartmentMutation, DeleteDepartmentMutationVariables>;
+
+export const ContentPermissionDocument = `query ContentPermission($contentType: ContentType!, $content: ID!, $user: ID) {
+  permission(contentType: $contentType, content: $content, user: $user) {
+    contentType
+    content
+    user
+    level
+    levels
+    rules
+  }
+}` as TypedDocumentString<ContentPermissionQuery, ContentPermissionQueryVariables>;
+
+export const ContentRulesDocument = `query ContentRules($id: ID!) {
+  node(id: $id) {
+    id
+    ... on Class {
+      permissions {
+        ...PermissionRuleFields
+      }
+    }
+    ... on Course {
+      permissions {
+        ...PermissionRuleFields
+      }
+    }
+    ... on Event {
+      permissions {
+        ...PermissionRuleFields
+      }
+    }
+    ... on Integration {
+      permissions {
+        ...PermissionRuleFields
+      }
+    }
+    ... on Organization {
+      permissions {
+        ...PermissionRuleFields
+      }
+    }
+    ... on QuizSet {
+      permissions {
+        ...PermissionRuleFields
+      }
+    }
+    ... on Scorm {
+      permissions {
+        ...PermissionRuleFields
+      }
+    }
+    ... on Tag {
+      permissions {
+        ...PermissionRuleFields
+      }
+    }
+    ... on Video {
+      permissions {
+        ...PermissionRuleFields
+      }
+    }
+  }
+}
+
+fragment PermissionRuleFields on PermissionRule {
+  userId
+  name
+  level
+  grantedById
+  createdAt
+  user {
+    id
+  }
+}` as TypedDocumentString<ContentRulesQuery, ContentRulesQueryVariables>;
+
+export const GrantPermissionDocument = `mutation GrantPermission($contentType: ContentType!, $content: ID!, $user: ID!, $permission: PermissionLevel!) {
+  grantPermission(
+    contentType: $contentType
+    content: $content
+    user: $user
+    permission: $permission
+  ) {
+    ...PermissionChangeFields
+  }
+}
+
+fragment PermissionChangeFields on PermissionChange {
+  contentType
+  content
+  user
+  success
+}` as TypedDocumentString<GrantPermissionMutation, GrantPermissionMutationVariables>;
+
+export const RevokePermissionDocument = `mutation RevokePermission($contentType: ContentType!, $content: ID!, $user: ID!, $permission: PermissionLevel!) {
+  revokePermission(
+    contentType: $contentType
+    content: $content
+    user: $user
+    permission: $permission
+  ) {
+    ...PermissionChangeFields
+  }
+}
+
+fragment PermissionChangeFields on PermissionChange {
+  contentType
+  content
+  user
+  success
+}` as TypedDocumentString<RevokePermissionMutation, RevokePermissionMutationVariables>;
+
+export const TransferContentDocument = `mutation TransferContent($contentType: ContentType!, $content: ID!, $user: ID!) {
+  transferContent(contentType: $contentType, content: $content, user: $user) {
+    ...PermissionChangeFields
+  }
+}
+
+fragment PermissionChangeFields on PermissionChange {
+  contentType
+  content
+  user
+  success
+}` as TypedDocumentString<TransferContentMutation, TransferContentMutationVariables>;
+
+export const CoursesDocument = `query Courses($first: Int, $after: String, $search: String) {
+  courses(first: $first, after: $after, search: $search) {
+    edges {
+      node {
+        ...CourseFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+
+fragment CourseFields on Course {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<CoursesQuery, CoursesQueryVariables>;
+
+export const CourseDocument = `query Course($id: ID!) {
+  course(id: $id) {
+    ...CourseFields
+  }
+}
+
+fragment CourseFields on Course {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<CourseQuery, CourseQueryVariables>;
+
+export const CreateCourseDocument = `mutation CreateCourse($input: CreateContentInput!) {
+  createCourse(input: $input) {
+    ...CourseFields
+  }
+}
+
+fragment CourseFields on Course {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<CreateCourseMutation, CreateCourseMutationVariables>;
+
+export const UpdateCourseDocument = `mutation UpdateCourse($input: UpdateContentInput!) {
+  updateCourse(input: $input) {
+    ...CourseFields
+  }
+}
+
+fragment CourseFields on Course {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<UpdateCourseMutation, UpdateCourseMutationVariables>;
+
+export const DeleteCourseDocument = `mutation DeleteCourse($id: ID!) {
+  deleteCourse(id: $id)
+}` as TypedDocumentString<DeleteCourseMutation, DeleteCourseMutationVariables>;
+
+export const EventsDocument = `query Events($first: Int, $after: String, $search: String) {
+  events(first: $first, after: $after, search: $search) {
+    edges {
+      node {
+        ...EventFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+
+fragment EventFields on Event {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<EventsQuery, EventsQueryVariables>;
+
+export const EventDocument = `query Event($id: ID!) {
+  event(id: $id) {
+    ...EventFields
+  }
+}
+
+fragment EventFields on Event {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<EventQuery, EventQueryVariables>;
+
+export const CreateEventDocument = `mutation CreateEvent($input: CreateContentInput!) {
+  createEvent(input: $input) {
+    ...EventFields
+  }
+}
+
+fragment EventFields on Event {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<CreateEventMutation, CreateEventMutationVariables>;
+
+export const UpdateEventDocument = `mutation UpdateEvent($input: UpdateContentInput!) {
+  updateEvent(input: $input) {
+    ...EventFields
+  }
+}
+
+fragment EventFields on Event {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<UpdateEventMutation, UpdateEventMutationVariables>;
+
+export const DeleteEventDocument = `mutation DeleteEvent($id: ID!) {
+  deleteEvent(id: $id)
+}` as TypedDocumentString<DeleteEventMutation, DeleteEventMutationVariables>;
+
+export const ScormsDocument = `query Scorms($first: Int, $after: String, $search: String) {
+  scorms(first: $first, after: $after, search: $search) {
+    edges {
+      node {
+        ...ScormFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+
+fragment ScormFields on Scorm {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<ScormsQuery, ScormsQueryVariables>;
+
+export const ScormDocument = `query Scorm($id: ID!) {
+  scorm(id: $id) {
+    ...ScormFields
+  }
+}
+
+fragment ScormFields on Scorm {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<ScormQuery, ScormQueryVariables>;
+
+export const CreateScormDocument = `mutation CreateScorm($input: CreateContentInput!) {
+  createScorm(input: $input) {
+    ...ScormFields
+  }
+}
+
+fragment ScormFields on Scorm {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<CreateScormMutation, CreateScormMutationVariables>;
+
+export const UpdateScormDocument = `mutation UpdateScorm($input: UpdateContentInput!) {
+  updateScorm(input: $input) {
+    ...ScormFields
+  }
+}
+
+fragment ScormFields on Scorm {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<UpdateScormMutation, UpdateScormMutationVariables>;
+
+export const DeleteScormDocument = `mutation DeleteScorm($id: ID!) {
+  deleteScorm(id: $id)
+}` as TypedDocumentString<DeleteScormMutation, DeleteScormMutationVariables>;
+
+export const VideosDocument = `query Videos($first: Int, $after: String, $search: String) {
+  videos(first: $first, after: $after, search: $search) {
+    edges {
+      node {
+        ...VideoFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+
+fragment VideoFields on Video {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<VideosQuery, VideosQueryVariables>;
+
+export const VideoDocument = `query Video($id: ID!) {
+  video(id: $id) {
+    ...VideoFields
+  }
+}
+
+fragment VideoFields on Video {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<VideoQuery, VideoQueryVariables>;
+
+export const CreateVideoDocument = `mutation CreateVideo($input: CreateContentInput!) {
+  createVideo(input: $input) {
+    ...VideoFields
+  }
+}
+
+fragment VideoFields on Video {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<CreateVideoMutation, CreateVideoMutationVariables>;
+
+export const UpdateVideoDocument = `mutation UpdateVideo($input: UpdateContentInput!) {
+  updateVideo(input: $input) {
+    ...VideoFields
+  }
+}
+
+fragment VideoFields on Video {
+  id
+  title
+  externalId
+  description
+  organization {
+    id
+  }
+  owner {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<UpdateVideoMutation, UpdateVideoMutationVariables>;
+
+export const DeleteVideoDocument = `mutation DeleteVideo($id: ID!) {
+  deleteVideo(id: $id)
+}` as TypedDocumentString<DeleteVideoMutation, DeleteVideoMutationVariables>;
+
+export const QuestionsDocument = `query Questions($first: Int, $after: String, $search: String) {
+  questions(first: $first, after: $after, search: $search) {
+    edges {
+      node {
+        id
+        externalId
+        type
+        path
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}` as TypedDocumentString<QuestionsQuery, QuestionsQueryVariables>;
+
+export const QuestionPageDocument = `query QuestionPage($id: ID!) {
+  question(id: $id) {
+    ...QuestionFields
+  }
+}
+
+fragment QuestionFields on Question {
+  id
+  externalId
+  path
+  quizId
+  type
+  content
+  answers
+  options
+  difficulty
+  active
+  questionFormat
+  subject
+  category
+  mainCategory
+  source
+  note
+  privateNote
+  explanation
+  hints
+  solution
+  labels
+  tagIds
+  ai
+  points
+  decimals
+  tolerance
+  datetimePrecision
+  hintPenalty {
+    mode
+    percent
+  }
+  solutionPenalty {
+    mode
+    percent
+  }
+  parameters {
+    name
+    type
+    min
+    max
+  }
+  data
+  media {
+    field
+    filename
+    contentType
+    size
+    sha256
+    url
+  }
+  skills {
+    id
+    identifier
+    title
+  }
+  owner {
+    id
+  }
+  organization {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<QuestionPageQuery, QuestionPageQueryVariables>;
+
+export const QuestionNodeDocument = `query QuestionNode($id: ID!) {
+  node(id: $id) {
+    id
+    ... on Question {
+      externalId
+    }
+    ... on Skill {
+      identifier
+    }
+  }
+}` as TypedDocumentString<QuestionNodeQuery, QuestionNodeQueryVariables>;
+
+export const UpsertQuestionDocument = `mutation UpsertQuestion($fields: JSONObject!) {
+  upsertQuestion(fields: $fields) {
+    ...QuestionFields
+  }
+}
+
+fragment QuestionFields on Question {
+  id
+  externalId
+  path
+  quizId
+  type
+  content
+  answers
+  options
+  difficulty
+  active
+  questionFormat
+  subject
+  category
+  mainCategory
+  source
+  note
+  privateNote
+  explanation
+  hints
+  solution
+  labels
+  tagIds
+  ai
+  points
+  decimals
+  tolerance
+  datetimePrecision
+  hintPenalty {
+    mode
+    percent
+  }
+  solutionPenalty {
+    mode
+    percent
+  }
+  parameters {
+    name
+    type
+    min
+    max
+  }
+  data
+  media {
+    field
+    filename
+    contentType
+    size
+    sha256
+    url
+  }
+  skills {
+    id
+    identifier
+    title
+  }
+  owner {
+    id
+  }
+  organization {
+    id
+  }
+  createdAt
+  updatedAt
+}` as TypedDocumentString<UpsertQuestionMutation, UpsertQuestionMutationVariables>;
+
+export const DeleteQuestionDocument = `mutation DeleteQuestion($question: ID!) {
+  deleteQuestion(question: $question)
+}` as TypedDocumentString<DeleteQuestionMutation, DeleteQuestionMutationVariables>;
+
+export const SetQuestionExternalIdDocument = `mutation SetQuestionExternalId($question: ID!, $id: String!) {
+  setQuestionExternalId(question: $question, id: $id) {
+    id
+    externalId
+  }
+}` as TypedDocumentString<SetQuestionExternalIdMutation, SetQuestionExternalIdMutationVariables>;
+
+export const ExportQuestionDocument = `mutation ExportQuestion($question: ID!) {
+  exportQuestion(question: $question) {
+    question {
+      id
+      externalId
+    }
+    url
+    valid
+  }
+}` as TypedDocumentString<ExportQuestionMutation, ExportQuestionMutationVariables>;
+
+export const SkillsDocument = `query Skills {
+  skills {
+    ...SkillFields
+  }
+}
+
+fragment SkillFields on Skill {
+  id
+  identifier
+  title
+  description
+  createdAt
+}` as TypedDocumentString<SkillsQuery, SkillsQueryVariables>;
+
+export const CreateSkillDocument = `mutation CreateSkill($input: CreateSkillInput!) {
+  createSkill(input: $input) {
+    ...SkillFields
+  }
+}
+
+fragment SkillFields on Skill {
+  id
+  identifier
+  title
+  description
+  createdAt
+}` as TypedDocumentString<CreateSkillMutation, CreateSkillMutationVariables>;
+
+export const UpdateSkillDocument = `mutation UpdateSkill($input: UpdateSkillInput!) {
+  updateSkill(input: $input) {
+    ...SkillFields
+  }
+}
+
+fragment SkillFields on Skill {
+  id
+  identifier
+  title
+  description
+  createdAt
+}` as TypedDocumentString<UpdateSkillMutation, UpdateSkillMutationVariables>;
+
+export const DeleteSkillDocument = `mutation DeleteSkill($skill: ID!) {
+  deleteSkill(skill: $skill)
+}` as TypedDocumentString<DeleteSkillMutation, DeleteSkillMutationVariables>;
+
+export const AttachSkillDocument = `mutation AttachSkill($question: ID!, $skill: ID!) {
+  attachSkill(question: $question, skill: $skill) {
+    id
+    skills {
+      id
+      identifier
+    }
+  }
+}` as TypedDocumentString<AttachSkillMutation, AttachSkillMutationVariables>;
+
+export const DetachSkillDocument = `mutation DetachSkill($question: ID!, $skill: ID!) {
+  detachSkill(question: $question, skill: $skill) {
+    id
+    skills {
+      id
+      identifier
+    }
+  }
+}` as TypedDocumentString<DetachSkillMutation, DetachSkillMutationVariables>;
+
+export const QuizSetsDocument = `query QuizSets($first: Int, $after: String, $search: String) {
+  quizSets(first: $first, after: $after, search: $search) {
+    edges {
+      node {
+        ...QuizSetSummary
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+
+fragment QuizSetSummary on QuizSet {
+  id
+  externalId
+  title
+  language
+  description
+  mode
+  type
+  organization {
+    id
+  }
+}` as TypedDocumentString<QuizSetsQuery, QuizSetsQueryVariables>;
+
+export const QuizSetDocument = `query QuizSet($id: ID!, $first: Int, $after: String) {
+  node(id: $id) {
+    ... on QuizSet {
+      ...QuizSetSummary
+      ...QuizSettingsFields
+      items {
+        kind
+        active
+        question {
+          id
+          externalId
+        }
+        group {
+          title
+          active
+        }
+      }
+      skills {
+        identifier
+        title
+        description
+      }
+      questions(first: $first, after: $after) {
+        edges {
+          cursor
+          node {
+            id
+            externalId
+            type
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+}
+
+fragment QuizSetSummary on QuizSet {
+  id
+  externalId
+  title
+  language
+  description
+  mode
+  type
+  organization {
+    id
+  }
+}
+
+fragment QuizSettingsFields on QuizSet {
+  settings {
+    shuffle
+    timelimit
+    roundtime
+    grading
+    gradingThreshold
+  }
+}` as TypedDocumentString<QuizSetQuery, QuizSetQueryVariables>;
+
+export const CreateQuizSetDocument = `mutation CreateQuizSet($input: CreateQuizSetInput!) {
+  createQuizSet(input: $input) {
+    ...QuizSetSummary
+    ...QuizSettingsFields
+  }
+}
+
+fragment QuizSetSummary on QuizSet {
+  id
+  externalId
+  title
+  language
+  description
+  mode
+  type
+  organization {
+    id
+  }
+}
+
+fragment QuizSettingsFields on QuizSet {
+  settings {
+    shuffle
+    timelimit
+    roundtime
+    grading
+    gradingThreshold
+  }
+}` as TypedDocumentString<CreateQuizSetMutation, CreateQuizSetMutationVariables>;
+
+export const UpdateQuizSetDocument = `mutation UpdateQuizSet($input: UpdateQuizSetInput!) {
+  updateQuizSet(input: $input) {
+    ...QuizSetSummary
+  }
+}
+
+fragment QuizSetSummary on QuizSet {
+  id
+  externalId
+  title
+  language
+  description
+  mode
+  type
+  organization {
+    id
+  }
+}` as TypedDocumentString<UpdateQuizSetMutation, UpdateQuizSetMutationVariables>;
+
+export const DeleteQuizSetDocument = `mutation DeleteQuizSet($quiz: ID!) {
+  deleteQuizSet(quiz: $quiz)
+}` as TypedDocumentString<DeleteQuizSetMutation, DeleteQuizSetMutationVariables>;
+
+export const UpdateQuizSettingsDocument = `mutation UpdateQuizSettings($input: UpdateQuizSettingsInput!) {
+  updateQuizSettings(input: $input) {
+    id
+    ...QuizSettingsFields
+  }
+}
+
+fragment QuizSettingsFields on QuizSet {
+  settings {
+    shuffle
+    timelimit
+    roundtime
+    grading
+    gradingThreshold
+  }
+}` as TypedDocumentString<UpdateQuizSettingsMutation, UpdateQuizSettingsMutationVariables>;
+
+export const CopyQuizSettingsDocument = `mutation CopyQuizSettings($quiz: ID!, $source: ID!, $mode: QuizSettingsCopyMode!) {
+  copyQuizSettings(quiz: $quiz, source: $source, mode: $mode) {
+    id
+    ...QuizSettingsFields
+  }
+}
+
+fragment QuizSettingsFields on QuizSet {
+  settings {
+    shuffle
+    timelimit
+    roundtime
+    grading
+    gradingThreshold
+  }
+}` as TypedDocumentString<CopyQuizSettingsMutation, CopyQuizSettingsMutationVariables>;
+
+export const AssignQuestionsDocument = `mutation AssignQuestions($quiz: ID!, $group: String, $questions: [ID!]!) {
+  assignQuestions(quiz: $quiz, group: $group, questions: $questions) {
+    id
+    items {
+      kind
+      question {
+        id
+      }
+      group {
+        title
+      }
+    }
+  }
+}` as TypedDocumentString<AssignQuestionsMutation, AssignQuestionsMutationVariables>;
+
+export const RemoveQuestionsDocument = `mutation RemoveQuestions($quiz: ID!, $group: String, $questions: [ID!]!) {
+  removeQuestions(quiz: $quiz, group: $group, questions: $questions) {
+    id
+    items {
+      kind
+      question {
+        id
+      }
+      group {
+        title
+      }
+    }
+  }
+}` as TypedDocumentString<RemoveQuestionsMutation, RemoveQuestionsMutationVariables>;
+
+export const GradingPresetsDocument = `query GradingPresets($quiz: ID, $language: String) {
+  gradingPresets(quiz: $quiz, language: $language) {
+    current
+    preset {
+      ...GradingPresetFields
+    }
+  }
+}
+
+fragment GradingPresetFields on GradingPreset {
+  id
+  title
+  type
+  language
+  global
+  configurable
+  certificates
+  own
+  organization {
+    id
+  }
+  used
+  grades {
+    threshold
+    grade
+    text
+  }
+  successfulAll
+}` as TypedDocumentString<GradingPresetsQuery, GradingPresetsQueryVariables>;
+
+export const GradingPresetDocument = `query GradingPreset($id: ID!) {
+  node(id: $id) {
+    ... on GradingPreset {
+      ...GradingPresetFields
+    }
+  }
+}
+
+fragment GradingPresetFields on GradingPreset {
+  id
+  title
+  type
+  language
+  global
+  configurable
+  certificates
+  own
+  organization {
+    id
+  }
+  used
+  grades {
+    threshold
+    grade
+    text
+  }
+  successfulAll
+}` as TypedDocumentString<GradingPresetQuery, GradingPresetQueryVariables>;
+
+export const CreateGradingPresetDocument = `mutation CreateGradingPreset($input: CreateGradingPresetInput!) {
+  createGradingPreset(input: $input) {
+    ...GradingPresetFields
+  }
+}
+
+fragment GradingPresetFields on GradingPreset {
+  id
+  title
+  type
+  language
+  global
+  configurable
+  certificates
+  own
+  organization {
+    id
+  }
+  used
+  grades {
+    threshold
+    grade
+    text
+  }
+  successfulAll
+}` as TypedDocumentString<CreateGradingPresetMutation, CreateGradingPresetMutationVariables>;
+
+export const UpdateGradingPresetDocument = `mutation UpdateGradingPreset($input: UpdateGradingPresetInput!) {
+  updateGradingPreset(input: $input) {
+    ...GradingPresetFields
+  }
+}
+
+fragment GradingPresetFields on GradingPreset {
+  id
+  title
+  type
+  language
+  global
+  configurable
+  certificates
+  own
+  organization {
+    id
+  }
+  used
+  grades {
+    threshold
+    grade
+    text
+  }
+  successfulAll
+}` as TypedDocumentString<UpdateGradingPresetMutation, UpdateGradingPresetMutationVariables>;
+
+export const DeleteGradingPresetDocument = `mutation DeleteGradingPreset($preset: ID!) {
+  deleteGradingPreset(preset: $preset)
+}` as TypedDocumentString<DeleteGradingPresetMutation, DeleteGradingPresetMutationVariables>;
+
+export const TagsDocument = `query Tags($first: Int, $after: String, $search: String) {
+  tags(first: $first, after: $after, search: $search) {
+    edges {
+      node {
+        ...TagSummary
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+
+fragment TagSummary on Tag {
+  id
+  title
+  externalId
+  color
+  icon
+}` as TypedDocumentString<TagsQuery, TagsQueryVariables>;
+
+export const TagPageDocument = `query TagPage($id: ID!) {
+  tag(id: $id) {
+    ...TagSummary
+    createdAt
+    updatedAt
+    organization {
+      id
+      title
+    }
+    owner {
+      id
+      name
+    }
+    taggedContent {
+      type
+      id
+      externalId
+      title
+    }
+  }
+}
+
+fragment TagSummary on Tag {
+  id
+  title
+  externalId
+  color
+  icon
+}` as TypedDocumentString<TagPageQuery, TagPageQueryVariables>;
+
+export const TagNodeDocument = `query TagNode($id: ID!) {
+  node(id: $id) {
+    id
+    ... on Tag {
+      ...TagSummary
+    }
+  }
+}
+
+fragment TagSummary on Tag {
+  id
+  title
+  externalId
+  color
+  icon
+}` as TypedDocumentString<TagNodeQuery, TagNodeQueryVariables>;
+
+export const ContentTagsDocument = `query ContentTags($id: ID!) {
+  node(id: $id) {
+    id
+    ... on Class {
+      tags {
+        ...TagSummary
+      }
+    }
+    ... on Organization {
+      tags {
+        ...TagSummary
+      }
+    }
+    ... on Integration {
+      tags {
+        ...TagSummary
+      }
+    }
+    ... on Course {
+      tags {
+        ...TagSummary
+      }
+    }
+    ... on Event {
+      tags {
+        ...TagSummary
+      }
+    }
+    ... on QuizSet {
+      tags {
+        ...TagSummary
+      }
+    }
+    ... on Scorm {
+      tags {
+        ...TagSummary
+      }
+    }
+    ... on Video {
+      tags {
+        ...TagSummary
+      }
+    }
+  }
+}
+
+fragment TagSummary on Tag {
+  id
+  title
+  externalId
+  color
+  icon
+}` as TypedDocumentString<ContentTagsQuery, ContentTagsQueryVariables>;
+
+export const ClassesWithTagsDocument = `query ClassesWithTags($first: Int) {
+  classes(first: $first) {
+    edges {
+      node {
+        id
+        title
+        tags {
+          ...TagSummary
+        }
+      }
+    }
+  }
+}
+
+fragment TagSummary on Tag {
+  id
+  title
+  externalId
+  color
+  icon
+}` as TypedDocumentString<ClassesWithTagsQuery, ClassesWithTagsQueryVariables>;
+
+export const CreateTagDocument = `mutation CreateTag($input: CreateTagInput!) {
+  createTag(input: $input) {
+    ...TagSummary
+    owner {
+      id
+    }
+    organization {
+      id
+    }
+  }
+}
+
+fragment TagSummary on Tag {
+  id
+  title
+  externalId
+  color
+  icon
+}` as TypedDocumentString<CreateTagMutation, CreateTagMutationVariables>;
+
+export const UpdateTagDocument = `mutation UpdateTag($input: UpdateTagInput!) {
+  updateTag(input: $input) {
+    ...TagSummary
+    organization {
+      id
+    }
+  }
+}
+
+fragment TagSummary on Tag {
+  id
+  title
+  externalId
+  color
+  icon
+}` as TypedDocumentString<UpdateTagMutation, UpdateTagMutationVariables>;
+
+export const DeleteTagDocument = `mutation DeleteTag($tag: ID!) {
+  deleteTag(tag: $tag)
+}` as TypedDocumentString<DeleteTagMutation, DeleteTagMutationVariables>;
+
+export const TagContentDocument = `mutation TagContent($contentType: TaggableContentType!, $content: ID!, $tag: ID!) {
+  tagContent(contentType: $contentType, content: $content, tag: $tag) {
+    ...ContentTagChangeResult
+  }
+}
+
+fragment ContentTagChangeResult on ContentTagChange {
+  tag {
+    id
+    title
+  }
+  content {
+    type
+    id
+    externalId
+    title
+  }
+  success
+}` as TypedDocumentString<TagContentMutation, TagContentMutationVariables>;
+
+export const UntagContentDocument = `mutation UntagContent($contentType: TaggableContentType!, $content: ID!, $tag: ID!) {
+  untagContent(contentType: $contentType, content: $content, tag: $tag) {
+    ...ContentTagChangeResult
+  }
+}
+
+fragment ContentTagChangeResult on ContentTagChange {
+  tag {
+    id
+    title
+  }
+  content {
+    type
+    id
+    externalId
+    title
+  }
+  success
+}` as TypedDocumentString<UntagContentMutation, UntagContentMutationVariables>;
 
 export const CreateUserDocument = `mutation CreateUser($input: CreateUserInput!) {
   createUser(input: $input) {

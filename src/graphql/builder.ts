@@ -28,6 +28,8 @@ export const builder = new SchemaBuilder<{
   DefaultEdgesNullability: { list: false; items: false };
   DefaultNodeNullability: false;
   PrismaTypes: PrismaTypes;
+  // Permission filters read the viewer's rules first, so relation `query` callbacks may be async.
+  AsyncSelections: true;
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     Date: { Input: Date; Output: Date };

@@ -10,6 +10,11 @@ import './notifications/notification.type.ts';
 import './classes/classes.mutations.ts';
 import './competencies/competency.type.ts';
 import './competencies/competencies.mutations.ts';
+import './tags/tags.mutations.ts';
+import './questions/questions.mutations.ts';
+import './quizzes/quizzes.mutations.ts';
+import './grading/grading-preset.type.ts';
+import './permissions/permissions.ts';
 
 /** The GraphQL schema: every domain registers its types on the builder when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

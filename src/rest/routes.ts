@@ -6,6 +6,11 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { classRoutes } from './routes/classes.ts';
 import { competencyRoutes } from './routes/competencies.ts';
+import { quizRoutes } from './routes/quizzes.ts';
+import { gradingRoutes } from './routes/grading.ts';
+import { tagRoutes } from './routes/tags.ts';
+import { permissionRoutes } from './routes/permissions.ts';
+import { questionRoutes } from './routes/questions.ts';
 
 export type { CallInfo, Handler } from './routes/types.ts';
 
@@ -21,4 +26,9 @@ export const routes: Record<string, Handler> = {
   ...organizationRoutes,
   ...classRoutes,
   ...competencyRoutes,
+  ...quizRoutes,
+  ...gradingRoutes,
+  ...tagRoutes,
+  ...permissionRoutes,
+  ...questionRoutes,
 };

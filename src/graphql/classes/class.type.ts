@@ -7,13 +7,13 @@ export const AssignmentStatusType = builder.enumType('AssignmentStatus', {
     'INACTIVE: inactive, not started yet or over (and no own work); ACTIVE: accepts work; STARTED: work begun, not submitted; SUBMITTED: handed in; GRADED: handed in and graded.',
 });
 
-/** A class. Seen by whoever manages it (owner, administrators, teachers and up of its organization) and by its active members. */
+/** A class. Seen with view permission on it (owner, rules, its organization's content level and teachers) and by its active members. */
 export const ClassType = builder.prismaNode('Class', {
   id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
   // node(id) answers null, not an error, for a class that is missing or not the caller's to see.
   nullable: true,
   description: 'A class with members and assignments.',
-  findUnique: (id, ctx) => ({ id, AND: [classes.visibleClassesWhere(ctx)] }),
+  findUnique: async (id, ctx) => ({ id, AND: [await classes.visibleClassesWhere(ctx)] }),
   fields: (t) => ({
     title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
     externalId: t.exposeString('externalId', { nullable: true, description: 'External identifier (1-64 characters).' }),
@@ -29,8 +29,8 @@ export const ClassType = builder.prismaNode('Class', {
     members: t.relatedConnection('members', {
       cursor: 'classId_userId',
       totalCount: true,
-      description: 'Memberships, oldest first. Those who manage the class see every member; a member sees only itself.',
-      query: (_args, ctx) => ({ where: classes.visibleMembershipsWhere(ctx), orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),
+      description: 'Memberships, oldest first. Those with report permission on the class see every member; a member sees only itself.',
+      query: async (_args, ctx) => ({ where: await classes.visibleMembershipsWhere(ctx), orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),
     }),
     assignments: t.relation('assignments', {
       description: 'Assignments, by start.',
@@ -61,7 +61,7 @@ export const ClassAssignmentType = builder.prismaNode('ClassAssignment', {
   id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
   nullable: true,
   description: 'An assignment of a class: members start, submit and get graded within its dates.',
-  findUnique: (id, ctx) => ({ id, class: classes.visibleClassesWhere(ctx) }),
+  findUnique: async (id, ctx) => ({ id, class: await classes.visibleClassesWhere(ctx) }),
   fields: (t) => ({
     title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
     description: t.exposeString('description', { nullable: true, description: 'Description.' }),
@@ -77,8 +77,8 @@ export const ClassAssignmentType = builder.prismaNode('ClassAssignment', {
     }),
     class: t.relation('class', { description: 'The class.' }),
     submissions: t.relation('submissions', {
-      description: 'Submissions, oldest first. Those who manage the class see all; a member sees only its own.',
-      query: (_args, ctx) => ({ where: classes.visibleSubmissionsWhere(ctx), orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),
+      description: 'Submissions, oldest first. Those with report permission on the class see all; a member sees only its own.',
+      query: async (_args, ctx) => ({ where: await classes.visibleSubmissionsWhere(ctx), orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),
     }),
   }),
 });
@@ -103,14 +103,14 @@ builder.prismaObject('AssignmentSubmission', {
 builder.prismaObjectFields('User', (t) => ({
   classes: t.relation('classMemberships', {
     description: "The user's class memberships the caller may see (its own, or in classes the caller sees), by class title.",
-    query: (_args, ctx) => ({ where: classes.userMembershipsWhere(ctx), orderBy: [{ class: { title: 'asc' } }, { classId: 'asc' }] }),
+    query: async (_args, ctx) => ({ where: await classes.userMembershipsWhere(ctx), orderBy: [{ class: { title: 'asc' } }, { classId: 'asc' }] }),
   }),
 }));
 
 builder.prismaObjectFields('Organization', (t) => ({
   classes: t.relation('classes', {
     description: 'Classes of the organization the caller sees, by title.',
-    query: (_args, ctx) => ({ where: classes.visibleClassesWhere(ctx), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
+    query: async (_args, ctx) => ({ where: await classes.visibleClassesWhere(ctx), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
   }),
 }));
 
@@ -120,8 +120,8 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Classes the caller sees, oldest first.',
     args: { search: t.arg.string({ description: 'Matches the title or the external identifier.' }) },
-    resolve: (query, _root, args, ctx) =>
-      ctx.db.class.findMany({ ...query, where: classes.classesWhere(ctx, args.search ?? undefined), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+    resolve: async (query, _root, args, ctx) =>
+      ctx.db.class.findMany({ ...query, where: await classes.classesWhere(ctx, args.search ?? undefined), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
   }),
   class: t.prismaField({
     type: 'Class',

@@ -8,13 +8,13 @@ const IntegrationKind = builder.enumType('IntegrationType', {
   description: 'api, one of four named LMS vendors (lms_a-lms_d), or another LMS (lms).',
 });
 
-/** An integration: an API application or an LMS connection. Readable by its owner and administrators. */
+/** An integration: an API application or an LMS connection. Readable with view permission on it. */
 export const IntegrationType = builder.prismaNode('Integration', {
   id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
   // node(id) answers null, not an error, for a record that is missing or not the caller's to read.
   nullable: true,
   description: 'An API application or an LMS integration (LTI 1.0/1.1 or 1.3).',
-  findUnique: (id, ctx) => (ctx.viewer.user.admin ? { id } : { id, ownerId: ctx.viewer.user.id }),
+  findUnique: async (id, ctx) => ({ id, AND: [await integrations.visibleIntegrationsWhere(ctx)] }),
   fields: (t) => ({
     externalId: t.exposeString('externalId', { nullable: true, description: 'External identifier.' }),
     title: t.exposeString('title', { description: 'Title.' }),
@@ -55,19 +55,19 @@ builder.queryFields((t) => ({
   integrations: t.prismaConnection({
     type: 'Integration',
     cursor: 'id',
-    description: 'Integrations the caller owns (administrators: all), oldest first.',
+    description: 'Integrations the caller may view (its own, by permission rules or its organizations; administrators: all), oldest first.',
     args: { search: t.arg.string({ description: 'Matches the title.' }) },
     // Identification strings are random, so creation time orders the pages; the id breaks ties.
-    resolve: (query, _root, args, ctx) =>
+    resolve: async (query, _root, args, ctx) =>
       ctx.db.integration.findMany({
         ...query,
-        where: integrations.visibleIntegrationsWhere(ctx, args.search ?? undefined),
+        where: await integrations.visibleIntegrationsWhere(ctx, args.search ?? undefined),
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       }),
   }),
   integrationKeys: t.field({
     type: KeysType,
-    description: 'The keys of an integration the caller manages.',
+    description: 'The keys of an integration the caller owns (administrators: any).',
     args: { integration: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await integrations.getIntegrationKeys(ctx, args)).keys,
   }),

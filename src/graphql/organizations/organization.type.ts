@@ -46,9 +46,8 @@ export const OrganizationType = builder.prismaNode('Organization', {
   id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
   nullable: true,
   description: 'An organization with members, departments, competencies and webhooks.',
-  // Readable by instance administrators, its owner and its members.
-  findUnique: (id, ctx) =>
-    ctx.viewer.user.admin ? { id } : { id, OR: [{ ownerId: ctx.viewer.user.id }, { members: { some: { userId: ctx.viewer.user.id } } }] },
+  // Readable by instance administrators, its owner, its members and through permission rules.
+  findUnique: async (id, ctx) => ({ id, AND: [await organizations.visibleOrganizationsWhere(ctx)] }),
   fields: (t) => ({
     externalId: t.exposeString('externalId', { nullable: true, description: 'External identifier.' }),
     title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
@@ -172,10 +171,10 @@ builder.queryFields((t) => ({
   organizations: t.prismaConnection({
     type: 'Organization',
     cursor: 'id',
-    description: 'Organizations the caller owns or belongs to (administrators: all), by title.',
+    description: 'Organizations the caller owns, belongs to or holds a permission on (administrators: all), by title.',
     args: { search: t.arg.string({ description: 'Matches the title.' }) },
-    resolve: (query, _root, args, ctx) =>
-      ctx.db.organization.findMany({ ...query, where: organizations.visibleOrganizationsWhere(ctx, args.search ?? undefined), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
+    resolve: async (query, _root, args, ctx) =>
+      ctx.db.organization.findMany({ ...query, where: await organizations.visibleOrganizationsWhere(ctx, args.search ?? undefined), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
   }),
   organization: t.prismaField({
     type: 'Organization',

@@ -3,25 +3,25 @@ import type { AssignmentSubmission, Class, ClassAssignment, ClassMember, Prisma,
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { assertAllowed, userPolicy } from '../../auth/policy.ts';
-import { organizationRoles, roleAtLeast } from '../../auth/organization-policy.ts';
+import { assertCanCreateIn, atLeastWhere, type Level } from '../../auth/permissions.ts';
 import { audit } from '../audit/audit.service.ts';
+import { forgetContent } from '../content/registry.ts';
 import { findUser } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
 
 /**
- * Classes, their memberships and assignments.
- *
- * Who manages a class: its owner, instance administrators, and the organization's owner and
- * members whose organization role is teacher or higher. Who sees a class: whoever manages it,
- * and its active members. Both rules are Prisma filters, so a list, a single lookup and a GraphQL
- * node lookup apply exactly the same rule in SQL.
+ * Classes, their memberships and assignments, under the content permission policy
+ * (src/auth/permissions.ts; an organization's teachers and the roles above hold modify on its
+ * classes). Reading a class needs view, or an active membership; seeing every member and every
+ * submission report; managing members and grading control; changing the class and its
+ * assignments modify; deleting it admin. The rules are Prisma filters, so a list, a single lookup
+ * and a GraphQL node lookup apply exactly the same rule in SQL.
  */
 
 const DAY = 86_400_000;
 /** One call writes at most this many memberships (classes × users), in one transaction. */
 const MAX_MEMBERSHIPS = 10_000;
-const TEACHING_ROLES = organizationRoles.filter((role) => roleAtLeast(role, 'teacher'));
 
 export type AssignmentStatus = 'INACTIVE' | 'ACTIVE' | 'STARTED' | 'SUBMITTED' | 'GRADED';
 export const assignmentStatuses = ['INACTIVE', 'ACTIVE', 'STARTED', 'SUBMITTED', 'GRADED'] as const satisfies readonly AssignmentStatus[];
@@ -38,39 +38,31 @@ export const activeMembershipWhere = (now = new Date()): Prisma.ClassMemberWhere
 export const isActiveMembership = (m: Pick<ClassMember, 'approved' | 'expiresAt'>, now = new Date()) =>
   m.approved && (m.expiresAt === null || m.expiresAt > now);
 
-/** Organizations whose classes the viewer manages (and may create classes in). */
-export function teachingOrganizationsWhere(ctx: Context): Prisma.OrganizationWhereInput {
+/** Classes on which the viewer holds at least `level`. */
+const classesAtLeast = async (ctx: Context, level: Level) => (await atLeastWhere(ctx.db, ctx.viewer, 'class', level)) as Prisma.ClassWhereInput;
+
+/** Classes the viewer sees: with view permission, or as an active member. */
+export async function visibleClassesWhere(ctx: Context): Promise<Prisma.ClassWhereInput> {
   if (ctx.viewer.user.admin) return {};
-  const me = ctx.viewer.user.id;
-  return { OR: [{ ownerId: me }, { members: { some: { userId: me, permOrganization: { in: TEACHING_ROLES } } } }] };
+  return { OR: [await classesAtLeast(ctx, 'view'), { members: { some: { userId: ctx.viewer.user.id, ...activeMembershipWhere() } } }] };
 }
 
-export function managedClassesWhere(ctx: Context): Prisma.ClassWhereInput {
+/** Memberships the viewer may see: all of a class where it holds report, and its own anywhere. */
+export async function visibleMembershipsWhere(ctx: Context): Promise<Prisma.ClassMemberWhereInput> {
   if (ctx.viewer.user.admin) return {};
-  return { OR: [{ ownerId: ctx.viewer.user.id }, { organization: teachingOrganizationsWhere(ctx) }] };
-}
-
-export function visibleClassesWhere(ctx: Context): Prisma.ClassWhereInput {
-  if (ctx.viewer.user.admin) return {};
-  return { OR: [managedClassesWhere(ctx), { members: { some: { userId: ctx.viewer.user.id, ...activeMembershipWhere() } } }] };
-}
-
-/** Memberships the viewer may see: all of a class it manages, and its own anywhere. */
-export function visibleMembershipsWhere(ctx: Context): Prisma.ClassMemberWhereInput {
-  if (ctx.viewer.user.admin) return {};
-  return { OR: [{ userId: ctx.viewer.user.id }, { class: managedClassesWhere(ctx) }] };
+  return { OR: [{ userId: ctx.viewer.user.id }, { class: await classesAtLeast(ctx, 'report') }] };
 }
 
 /** The memberships of some user the viewer may see: its own, or in classes the viewer sees. */
-export function userMembershipsWhere(ctx: Context): Prisma.ClassMemberWhereInput {
+export async function userMembershipsWhere(ctx: Context): Promise<Prisma.ClassMemberWhereInput> {
   if (ctx.viewer.user.admin) return {};
-  return { OR: [{ userId: ctx.viewer.user.id }, { class: visibleClassesWhere(ctx) }] };
+  return { OR: [{ userId: ctx.viewer.user.id }, { class: await visibleClassesWhere(ctx) }] };
 }
 
-/** Submissions the viewer may see: all of an assignment whose class it manages, and its own. */
-export function visibleSubmissionsWhere(ctx: Context): Prisma.AssignmentSubmissionWhereInput {
+/** Submissions the viewer may see: all of a class where it holds report, and its own. */
+export async function visibleSubmissionsWhere(ctx: Context): Promise<Prisma.AssignmentSubmissionWhereInput> {
   if (ctx.viewer.user.admin) return {};
-  return { OR: [{ userId: ctx.viewer.user.id }, { assignment: { class: managedClassesWhere(ctx) } }] };
+  return { OR: [{ userId: ctx.viewer.user.id }, { assignment: { class: await classesAtLeast(ctx, 'report') } }] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,26 +94,27 @@ export const assignmentLink = (ctx: Context, a: Pick<ClassAssignment, 'id' | 'cl
 // ---------------------------------------------------------------------------------------------
 // Lookups
 
-type Need = 'read' | 'manage';
+/** What an action needs: `read` is view permission or an active membership; otherwise a level. */
+type Need = 'read' | Level;
 
 /**
  * The classes named by `codes`, in order and without repeats. Every one must exist (NOT_FOUND
- * naming `argument`) and the viewer must see or manage every one; nothing is partly done.
+ * naming `argument`) and the viewer must hold what `need` says on every one; nothing is partly done.
  */
-async function findClasses(ctx: Context, codes: string[], argument: string, need: Need): Promise<Class[]> {
+async function findClasses(ctx: Context, codes: string[], argument: string, need: Need, action: string): Promise<Class[]> {
   const ids = [...new Set(codes)];
   const found = new Map((await ctx.db.class.findMany({ where: { id: { in: ids } } })).map((c) => [c.id, c]));
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw new ArgumentError(argument, `no class with identification string '${missing}'`, 'NOT_FOUND');
   if (!ctx.viewer.user.admin) {
-    const rule = need === 'manage' ? managedClassesWhere(ctx) : visibleClassesWhere(ctx);
+    const rule = need === 'read' ? await visibleClassesWhere(ctx) : await classesAtLeast(ctx, need);
     const allowed = await ctx.db.class.count({ where: { AND: [{ id: { in: ids } }, rule] } });
-    if (allowed < ids.length) throw new PermissionError(need === 'manage' ? 'You do not manage this class' : 'You may not see this class');
+    if (allowed < ids.length) throw new PermissionError(need === 'read' ? 'You may not see this class' : `You need ${need} permission on this class to ${action}`);
   }
   return ids.map((id) => found.get(id)!);
 }
 
-const findClass = async (ctx: Context, code: string, need: Need) => (await findClasses(ctx, [code], 'class', need))[0]!;
+const findClass = async (ctx: Context, code: string, need: Need, action = 'read it') => (await findClasses(ctx, [code], 'class', need, action))[0]!;
 
 /** Users named by `codes` (`me` is the caller); every one must exist. */
 async function findUsers(ctx: Context, codes: string[], argument: string): Promise<User[]> {
@@ -132,19 +125,11 @@ async function findUsers(ctx: Context, codes: string[], argument: string): Promi
   return ids.map((id) => found.get(id)!);
 }
 
-async function findAssignment(ctx: Context, code: string, need: Need): Promise<ClassAssignment> {
+async function findAssignment(ctx: Context, code: string, need: Need, action?: string): Promise<ClassAssignment> {
   const assignment = await ctx.db.classAssignment.findUnique({ where: { id: code } });
   if (!assignment) throw new ArgumentError('assignment', `no assignment with identification string '${code}'`, 'NOT_FOUND');
-  await findClass(ctx, assignment.classId, need);
+  await findClass(ctx, assignment.classId, need, action);
   return assignment;
-}
-
-async function assertTeachingOrganization(ctx: Context, code: string): Promise<void> {
-  if (!(await ctx.db.organization.findUnique({ where: { id: code }, select: { id: true } }))) {
-    throw new ArgumentError('organization', `no organization with identification string '${code}'`, 'NOT_FOUND');
-  }
-  const allowed = await ctx.db.organization.count({ where: { AND: [{ id: code }, teachingOrganizationsWhere(ctx)] } });
-  assertAllowed(allowed === 1, 'Only teachers and managers of the organization may run its classes');
 }
 
 function assertOrder(first: Date | null | undefined, second: Date | null | undefined, argument: string, rule: string): void {
@@ -155,18 +140,19 @@ function assertOrder(first: Date | null | undefined, second: Date | null | undef
 // Classes
 
 /** Classes the viewer sees; `search` matches the title or the external identifier. */
-export function classesWhere(ctx: Context, search?: string): Prisma.ClassWhereInput {
-  if (!search) return visibleClassesWhere(ctx);
+export async function classesWhere(ctx: Context, search?: string): Promise<Prisma.ClassWhereInput> {
+  const visible = await visibleClassesWhere(ctx);
+  if (!search) return visible;
   const match: Prisma.ClassWhereInput = {
     OR: [{ title: { contains: search, mode: 'insensitive' } }, { externalId: { contains: search, mode: 'insensitive' } }],
   };
-  return { AND: [visibleClassesWhere(ctx), match] };
+  return { AND: [visible, match] };
 }
 
 export async function listClasses(ctx: Context, raw: Record<string, unknown>): Promise<Class[]> {
   const { search, limit, page } = parseInput(s.paging, raw);
   return ctx.db.class.findMany({
-    where: classesWhere(ctx, search),
+    where: await classesWhere(ctx, search),
     orderBy: [{ title: 'asc' }, { id: 'asc' }],
     take: limit,
     // The contract ignores `page` in search mode.
@@ -181,7 +167,7 @@ export async function getClass(ctx: Context, raw: Record<string, unknown>): Prom
 export async function createClass(ctx: Context, raw: Record<string, unknown>): Promise<Class> {
   const input = parseInput(s.createClass, raw);
   assertOrder(input.start, input.end, 'end', 'must be after start');
-  if (input.organization) await assertTeachingOrganization(ctx, input.organization);
+  if (input.organization) await assertCanCreateIn(ctx, 'class', input.organization);
   return ctx.db.$transaction(async (tx) => {
     const created = await tx.class.create({
       data: {
@@ -202,11 +188,11 @@ export async function createClass(ctx: Context, raw: Record<string, unknown>): P
 
 export async function updateClass(ctx: Context, raw: Record<string, unknown>): Promise<Class> {
   const { class: code, organization, ...fields } = parseInput(s.updateClass, raw);
-  const current = await findClass(ctx, code, 'manage');
+  const current = await findClass(ctx, code, 'modify', 'change it');
   const start = fields.start === undefined ? current.start : fields.start;
   const end = fields.end === undefined ? current.end : fields.end;
   assertOrder(start, end, fields.end === undefined ? 'start' : 'end', fields.end === undefined ? 'must be before end' : 'must be after start');
-  if (organization) await assertTeachingOrganization(ctx, organization);
+  if (organization) await assertCanCreateIn(ctx, 'class', organization);
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.class.update({ where: { id: current.id }, data: { ...fields, organizationId: organization } });
     await audit(ctx, tx, 'class.update', current.id);
@@ -215,9 +201,10 @@ export async function updateClass(ctx: Context, raw: Record<string, unknown>): P
 }
 
 export async function deleteClass(ctx: Context, raw: Record<string, unknown>): Promise<Class> {
-  const current = await findClass(ctx, parseInput(s.classRef, raw).class, 'manage');
+  const current = await findClass(ctx, parseInput(s.classRef, raw).class, 'admin', 'delete it');
   await ctx.db.$transaction(async (tx) => {
     await tx.class.delete({ where: { id: current.id } });
+    await forgetContent(tx, 'class', current.id);
     await audit(ctx, tx, 'class.delete', current.id);
   });
   return current;
@@ -229,11 +216,11 @@ export async function deleteClass(ctx: Context, raw: Record<string, unknown>): P
 export type MembershipWithUser = ClassMember & { user: User };
 export type MembershipWithClass = ClassMember & { class: Class };
 
-/** Members of a class the viewer sees: managers see all, members only themselves. By name. */
+/** Members of a class the viewer sees: with report permission all, members only themselves. By name. */
 export async function listMembers(ctx: Context, raw: Record<string, unknown>): Promise<{ class: Class; members: MembershipWithUser[] }> {
   const cls = await findClass(ctx, parseInput(s.classRef, raw).class, 'read');
   const members = await ctx.db.classMember.findMany({
-    where: { AND: [{ classId: cls.id }, visibleMembershipsWhere(ctx)] },
+    where: { AND: [{ classId: cls.id }, await visibleMembershipsWhere(ctx)] },
     include: { user: true },
     orderBy: [{ user: { fullName: 'asc' } }, { userId: 'asc' }],
   });
@@ -307,21 +294,21 @@ async function deleteMemberships(ctx: Context, { classes, users }: MembershipCha
 
 export async function addMembers(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
   const input = parseInput(s.addMembers, raw);
-  const change = { classes: [await findClass(ctx, input.class, 'manage')], users: await findUsers(ctx, input.users, 'users') };
+  const change = { classes: [await findClass(ctx, input.class, 'control', 'manage its members')], users: await findUsers(ctx, input.users, 'users') };
   await writeMemberships(ctx, change, input.expires, input.notify);
   return change;
 }
 
 export async function removeMembers(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
   const input = parseInput(s.removeMembers, raw);
-  const change = { classes: [await findClass(ctx, input.class, 'manage')], users: await findUsers(ctx, input.users, 'users') };
+  const change = { classes: [await findClass(ctx, input.class, 'control', 'manage its members')], users: await findUsers(ctx, input.users, 'users') };
   await deleteMemberships(ctx, change);
   return change;
 }
 
 export async function addManyMembers(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
   const input = parseInput(s.addManyMembers, raw);
-  const change = { classes: await findClasses(ctx, input.classes, 'classes', 'manage'), users: await findUsers(ctx, input.users, 'users') };
+  const change = { classes: await findClasses(ctx, input.classes, 'classes', 'control', 'manage its members'), users: await findUsers(ctx, input.users, 'users') };
   await writeMemberships(ctx, change, input.expires, input.notify);
   return change;
 }
@@ -330,7 +317,7 @@ export async function addManyMembers(ctx: Context, raw: Record<string, unknown>)
 export async function listUserClasses(ctx: Context, raw: Record<string, unknown>): Promise<{ user: User; memberships: MembershipWithClass[] }> {
   const user = await findUser(ctx, parseInput(s.userRef, raw).user);
   const memberships = await ctx.db.classMember.findMany({
-    where: { AND: [{ userId: user.id }, userMembershipsWhere(ctx)] },
+    where: { AND: [{ userId: user.id }, await userMembershipsWhere(ctx)] },
     include: { class: true },
     orderBy: [{ class: { title: 'asc' } }, { classId: 'asc' }],
   });
@@ -341,7 +328,7 @@ export async function listUserClasses(ctx: Context, raw: Record<string, unknown>
 async function managedUserAndClasses(ctx: Context, userCode: string, classCodes: string[]): Promise<MembershipChange> {
   const user = await findUser(ctx, userCode);
   assertAllowed(userPolicy.manage(ctx.viewer, user), 'You do not manage this user');
-  return { classes: await findClasses(ctx, classCodes, 'classes', 'manage'), users: [user] };
+  return { classes: await findClasses(ctx, classCodes, 'classes', 'control', 'manage its members'), users: [user] };
 }
 
 export async function addUserClasses(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
@@ -382,7 +369,7 @@ export async function getAssignment(ctx: Context, raw: Record<string, unknown>):
 export async function createAssignment(ctx: Context, raw: Record<string, unknown>): Promise<ClassAssignment> {
   const { class: code, ...input } = parseInput(s.createAssignment, raw);
   assertOrder(input.starts, input.ends, 'ends', 'must be after starts');
-  const cls = await findClass(ctx, code, 'manage');
+  const cls = await findClass(ctx, code, 'modify', 'change its assignments');
   return ctx.db.$transaction(async (tx) => {
     const created = await tx.classAssignment.create({ data: { id: newId('ClassAssignment'), classId: cls.id, ...input } });
     await audit(ctx, tx, 'class.assignment.create', created.id);
@@ -392,7 +379,7 @@ export async function createAssignment(ctx: Context, raw: Record<string, unknown
 
 export async function updateAssignment(ctx: Context, raw: Record<string, unknown>): Promise<ClassAssignment> {
   const { assignment: code, ...fields } = parseInput(s.updateAssignment, raw);
-  const current = await findAssignment(ctx, code, 'manage');
+  const current = await findAssignment(ctx, code, 'modify', 'change its assignments');
   const changesEnd = fields.ends !== undefined;
   assertOrder(fields.starts ?? current.starts, fields.ends ?? current.ends, changesEnd ? 'ends' : 'starts', changesEnd ? 'must be after starts' : 'must be before ends');
   return ctx.db.$transaction(async (tx) => {
@@ -403,7 +390,7 @@ export async function updateAssignment(ctx: Context, raw: Record<string, unknown
 }
 
 export async function deleteAssignment(ctx: Context, raw: Record<string, unknown>): Promise<ClassAssignment> {
-  const current = await findAssignment(ctx, parseInput(s.assignmentRef, raw).assignment, 'manage');
+  const current = await findAssignment(ctx, parseInput(s.assignmentRef, raw).assignment, 'modify', 'change its assignments');
   await ctx.db.$transaction(async (tx) => {
     await tx.classAssignment.delete({ where: { id: current.id } });
     await audit(ctx, tx, 'class.assignment.delete', current.id);
@@ -451,7 +438,7 @@ export async function submitAssignment(ctx: Context, raw: Record<string, unknown
 /** Grades a member's submitted work (GRADED); a graded submission may be graded again. */
 export async function gradeSubmission(ctx: Context, raw: Record<string, unknown>): Promise<AssignmentSubmission> {
   const input = parseInput(s.gradeSubmission, raw);
-  const assignment = await findAssignment(ctx, input.assignment, 'manage');
+  const assignment = await findAssignment(ctx, input.assignment, 'control', 'grade its work');
   const [user] = await findUsers(ctx, [input.user], 'user');
   const key = { assignmentId: assignment.id, userId: user!.id };
   const existing = await ctx.db.assignmentSubmission.findUnique({ where: { assignmentId_userId: key } });

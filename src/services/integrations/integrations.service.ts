@@ -1,60 +1,46 @@
 import type { Context } from '../../context.ts';
-import type { Integration, Prisma, User } from '../../generated/prisma/client.ts';
+import type { Integration, Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { assertAllowed, integrationPolicy } from '../../auth/policy.ts';
+import { assertCan, viewableWhere, type Level } from '../../auth/permissions.ts';
 import { audit } from '../audit/audit.service.ts';
+import { forgetContent } from '../content/registry.ts';
 import { parseInput } from '../validation.ts';
+import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
 import { paging } from '../users/users.schemas.ts';
 import * as s from './integrations.schemas.ts';
-import { generateKeys, keyKindOf, keysRecord, type KeysRecord } from './keys.ts';
-
-async function findIntegration(ctx: Context, code: string): Promise<Integration> {
-  const integration = await ctx.db.integration.findUnique({ where: { id: code } });
-  if (!integration || !integrationPolicy.read(ctx.viewer, integration)) {
-    if (!integration) throw new ArgumentError('integration', `no integration with identification string '${code}'`, 'NOT_FOUND');
-    throw new PermissionError('You do not manage this integration');
-  }
-  return integration;
-}
-
-async function findManagedIntegration(ctx: Context, code: string): Promise<Integration> {
-  const integration = await findIntegration(ctx, code);
-  assertAllowed(integrationPolicy.manage(ctx.viewer, integration), 'You do not manage this integration');
-  return integration;
-}
+import { generateKeys, keyKindOf, keysRecord, replacementKeys, type KeysRecord } from './keys.ts';
 
 /**
- * The organization an integration of `owner` (the application owner) may belong to: one the owner
- * owns or administers; instance administrators administer every organization. A plain member of an
- * organization who administers none is an organizational member, whose integrations always belong
- * to that organization, whatever was asked. `null` asks to remove it from its organization.
+ * Integrations are content under the one permission policy: reading one needs view, activating
+ * or deactivating it modify, deleting it admin. Its keys are another matter: they let whoever
+ * holds them act as the owner, so only the owner and instance administrators read or rotate them,
+ * and only they move it to another organization (content-organization.ts).
  */
-async function resolveOrganization(ctx: Context, owner: User, requested: string | undefined | null): Promise<string | null | undefined> {
-  const memberships = await ctx.db.organizationMember.findMany({ where: { userId: owner.id }, orderBy: [{ createdAt: 'asc' }, { organizationId: 'asc' }] });
-  const owned = await ctx.db.organization.findMany({ where: { ownerId: owner.id }, select: { id: true } });
-  const administered = new Set([...owned.map((o) => o.id), ...memberships.filter((m) => m.permOrganization === 'admin').map((m) => m.organizationId)]);
-  if (!owner.admin && administered.size === 0 && memberships.length > 0) return memberships[0]!.organizationId;
-  if (requested === undefined || requested === null) return requested;
-  if (!(await ctx.db.organization.findUnique({ where: { id: requested }, select: { id: true } }))) {
-    throw new ArgumentError('organization', `no organization with identification string '${requested}'`, 'NOT_FOUND');
-  }
-  if (!owner.admin && !administered.has(requested)) throw new ArgumentError('organization', 'is not an organization of the application owner', 'NOT_OWN_ORGANIZATION');
-  return requested;
+async function findIntegration(ctx: Context, code: string, level: Level, action: string): Promise<Integration> {
+  const integration = await ctx.db.integration.findUnique({ where: { id: code } });
+  if (!integration) throw new ArgumentError('integration', `no integration with identification string '${code}'`, 'NOT_FOUND');
+  await assertCan(ctx, level, { type: 'integration', id: integration.id, ownerId: integration.ownerId, organizationId: integration.organizationId }, action);
+  return integration;
 }
 
-/** Integrations the viewer owns (administrators: all); `search` matches the title. */
-export function visibleIntegrationsWhere(ctx: Context, search?: string): Prisma.IntegrationWhereInput {
-  return {
-    ...(ctx.viewer.user.admin ? {} : { ownerId: ctx.viewer.user.id }),
-    ...(search ? { title: { contains: search, mode: 'insensitive' } } : {}),
-  };
+async function findOwnIntegration(ctx: Context, code: string): Promise<Integration> {
+  const integration = await findIntegration(ctx, code, 'view', 'read it');
+  assertAllowed(integrationPolicy.manage(ctx.viewer, integration), 'Only the owner of the integration or an administrator may use its keys');
+  return integration;
+}
+
+/** Integrations the viewer may view (administrators: all); `search` matches the title. */
+export async function visibleIntegrationsWhere(ctx: Context, search?: string): Promise<Prisma.IntegrationWhereInput> {
+  const viewable = (await viewableWhere(ctx.db, ctx.viewer, 'integration')) as Prisma.IntegrationWhereInput;
+  return search ? { AND: [viewable, { title: { contains: search, mode: 'insensitive' } }] } : viewable;
 }
 
 export async function listIntegrations(ctx: Context, raw: Record<string, unknown>): Promise<Integration[]> {
   const { search, limit, page } = parseInput(paging, raw);
   return ctx.db.integration.findMany({
-    where: visibleIntegrationsWhere(ctx, search),
+    where: await visibleIntegrationsWhere(ctx, search),
     orderBy: [{ title: 'asc' }, { id: 'asc' }],
     take: limit,
     skip: search ? 0 : (page - 1) * limit,
@@ -62,7 +48,7 @@ export async function listIntegrations(ctx: Context, raw: Record<string, unknown
 }
 
 export async function getIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
-  return findIntegration(ctx, parseInput(s.integrationRef, raw).integration);
+  return findIntegration(ctx, parseInput(s.integrationRef, raw).integration, 'view', 'read it');
 }
 
 export async function createIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
@@ -97,19 +83,10 @@ export async function createIntegration(ctx: Context, raw: Record<string, unknow
 
 export async function updateIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
   const input = parseInput(s.updateIntegration, raw);
-  const integration = await findManagedIntegration(ctx, input.integration);
+  const integration = await findIntegration(ctx, input.integration, 'modify', 'change it');
   const data: Prisma.IntegrationUncheckedUpdateInput = {};
   if (input.active !== undefined) data.active = input.active;
-  if (input.organization !== undefined) {
-    // Explicit, so that a wider manage policy (such as granted permissions) never extends to this.
-    if (!ctx.viewer.user.admin && integration.ownerId !== ctx.viewer.user.id) {
-      throw new PermissionError('Only the owner of the integration or an administrator may change its organization');
-    }
-    // The organization must be one of the integration's owner, who may not be the caller (an administrator).
-    const owner = integration.ownerId === ctx.viewer.user.id ? ctx.viewer.user : await ctx.db.user.findUniqueOrThrow({ where: { id: integration.ownerId } });
-    const removing = input.organization === '' || input.organization === 'none';
-    data.organizationId = (await resolveOrganization(ctx, owner, removing ? null : input.organization)) ?? null;
-  }
+  if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, integration, input.organization, 'integration');
   if (Object.keys(data).length === 0) return integration;
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.integration.update({ where: { id: integration.id }, data });
@@ -119,17 +96,18 @@ export async function updateIntegration(ctx: Context, raw: Record<string, unknow
 }
 
 export async function deleteIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
-  const integration = await findManagedIntegration(ctx, parseInput(s.integrationRef, raw).integration);
+  const integration = await findIntegration(ctx, parseInput(s.integrationRef, raw).integration, 'admin', 'delete it');
   if (integration.id === ctx.viewer.integration.id) throw new PermissionError('You cannot delete the integration making this call');
   await ctx.db.$transaction(async (tx) => {
     await tx.integration.delete({ where: { id: integration.id } });
+    await forgetContent(tx, 'integration', integration.id);
     await audit(ctx, tx, 'integration.delete', integration.id);
   });
   return integration;
 }
 
 export async function getIntegrationKeys(ctx: Context, raw: Record<string, unknown>): Promise<{ integration: Integration; keys: KeysRecord }> {
-  const integration = await findManagedIntegration(ctx, parseInput(s.integrationRef, raw).integration);
+  const integration = await findOwnIntegration(ctx, parseInput(s.integrationRef, raw).integration);
   return { integration, keys: keysRecord(ctx, integration) };
 }
 
@@ -138,10 +116,9 @@ export async function getIntegrationKeys(ctx: Context, raw: Record<string, unkno
  * working with this write. The public app id and consumer key stay, so only the secret is new.
  */
 export async function rotateIntegrationKeys(ctx: Context, raw: Record<string, unknown>): Promise<{ integration: Integration; keys: KeysRecord }> {
-  const integration = await findManagedIntegration(ctx, parseInput(s.integrationRef, raw).integration);
-  const { appId: _app, consumerKey: _consumer, ...keys } = generateKeys(ctx, keyKindOf(integration));
+  const integration = await findOwnIntegration(ctx, parseInput(s.integrationRef, raw).integration);
   const updated = await ctx.db.$transaction(async (tx) => {
-    const u = await tx.integration.update({ where: { id: integration.id }, data: keys });
+    const u = await tx.integration.update({ where: { id: integration.id }, data: replacementKeys(ctx, integration) });
     await audit(ctx, tx, 'integration.keys.rotate', integration.id);
     return u;
   });

@@ -63,3 +63,9 @@ export function jwkSet(integration: Integration): { keys: object[] } {
   const jwk = createPublicKey(integration.publicKeyPem).export({ format: 'jwk' });
   return { keys: [{ ...jwk, kid: integration.keyId, alg: 'RS256', use: 'sig' }] };
 }
+
+/** New secret material for an existing integration: its public app id and consumer key stay. */
+export function replacementKeys(platform: Pick<Platform, 'secrets'>, integration: Pick<Integration, 'type' | 'lti'>) {
+  const { appId: _app, consumerKey: _consumer, ...keys } = generateKeys(platform, keyKindOf(integration));
+  return keys;
+}

@@ -1,9 +1,11 @@
 import type { Context } from '../../context.ts';
 import type { Organization, Prisma } from '../../generated/prisma/client.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
+import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { assertOrganization, organizationAccess, type OrganizationAccess } from '../../auth/organization-policy.ts';
+import { organizationAccess, type OrganizationAccess } from '../../auth/organization-policy.ts';
+import { assertCan, viewableWhere, type ContentRef } from '../../auth/permissions.ts';
 import { audit } from '../audit/audit.service.ts';
+import { forgetContent } from '../content/registry.ts';
 import { paging } from '../users/users.schemas.ts';
 import { validateCustomFields } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
@@ -11,15 +13,19 @@ import * as s from './organizations.schemas.ts';
 
 type Tx = Prisma.TransactionClient;
 
+export const organizationRef = (o: Pick<Organization, 'id' | 'ownerId'>): ContentRef => ({ type: 'organization', id: o.id, ownerId: o.ownerId, organizationId: null });
+
 /**
- * Loads an organization the viewer may read (a member, its owner or an instance administrator)
- * with what the viewer may do in it. Unknown: NOT_FOUND naming the argument; not the viewer's: 403.
+ * Loads an organization the viewer may view (a member, its owner, an instance administrator, or
+ * through a permission rule) with what the viewer may do in it. Unknown: NOT_FOUND naming the
+ * argument; not the viewer's: 403.
  */
 export async function organizationFor(ctx: Context, code: string, argument = 'organization'): Promise<OrganizationAccess> {
   const organization = await ctx.db.organization.findUnique({ where: { id: code } });
   if (!organization) throw new ArgumentError(argument, `no organization with identification string '${code}'`, 'NOT_FOUND');
   const access = await organizationAccess(ctx.db, ctx.viewer, organization);
-  if (!access.manager && !access.membership) throw new PermissionError('You are not a member of this organization');
+  // Managers and members view it; only the others need their rules looked up.
+  if (!access.manager && !access.membership) await assertCan(ctx, 'view', organizationRef(organization), 'read it');
   return access;
 }
 
@@ -35,19 +41,16 @@ export async function lockOrganizations(tx: Tx, ids: string[]): Promise<void> {
 /** The organization's page, handed out in per-user lists. */
 export const organizationLink = (ctx: Context, id: string) => `${ctx.config.baseUrl}/organizations/${id}`;
 
-/** Organizations the viewer owns or belongs to (administrators: all); `search` matches the title. */
-export function visibleOrganizationsWhere(ctx: Context, search?: string): Prisma.OrganizationWhereInput {
-  const userId = ctx.viewer.user.id;
-  return {
-    ...(ctx.viewer.user.admin ? {} : { OR: [{ ownerId: userId }, { members: { some: { userId } } }] }),
-    ...(search ? { title: { contains: search, mode: 'insensitive' } } : {}),
-  };
+/** Organizations the viewer may view (owner, member, rules; administrators: all); `search` matches the title. */
+export async function visibleOrganizationsWhere(ctx: Context, search?: string): Promise<Prisma.OrganizationWhereInput> {
+  const viewable = (await viewableWhere(ctx.db, ctx.viewer, 'organization')) as Prisma.OrganizationWhereInput;
+  return search ? { AND: [viewable, { title: { contains: search, mode: 'insensitive' } }] } : viewable;
 }
 
 export async function listOrganizations(ctx: Context, raw: Record<string, unknown>): Promise<Organization[]> {
   const { search, limit, page } = parseInput(paging, raw);
   return ctx.db.organization.findMany({
-    where: visibleOrganizationsWhere(ctx, search),
+    where: await visibleOrganizationsWhere(ctx, search),
     orderBy: [{ title: 'asc' }, { id: 'asc' }],
     take: limit,
     // The contract ignores `page` in search mode.
@@ -93,7 +96,7 @@ export async function createOrganization(ctx: Context, raw: Record<string, unkno
 export async function updateOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
   const input = parseInput(s.updateOrganization, raw);
   const access = await organizationFor(ctx, input.organization);
-  assertOrganization(access.manager, 'change the organization');
+  await assertCan(ctx, 'modify', organizationRef(access.organization), 'change it');
   await checkPrivileged(ctx, input.domain);
   const { organization } = access;
   const data: Prisma.OrganizationUpdateInput = {};
@@ -115,12 +118,13 @@ export async function updateOrganization(ctx: Context, raw: Record<string, unkno
   });
 }
 
-/** Deletes the organization with its memberships, departments, competencies and webhooks. */
+/** Deletes the organization with its memberships, departments, competencies, webhooks, rules and tags. */
 export async function deleteOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
   const access = await organizationFor(ctx, parseInput(s.organizationRef, raw).organization);
-  assertOrganization(access.manager, 'delete the organization');
+  await assertCan(ctx, 'admin', organizationRef(access.organization), 'delete it');
   await ctx.db.$transaction(async (tx) => {
     await tx.organization.delete({ where: { id: access.organization.id } });
+    await forgetContent(tx, 'organization', access.organization.id);
     await audit(ctx, tx, 'organization.delete', access.organization.id);
   });
   return access.organization;

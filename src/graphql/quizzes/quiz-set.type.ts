@@ -1,0 +1,103 @@
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import type { Context } from '../../context.ts';
+import { builder } from '../builder.ts';
+import { QuestionType, SkillType } from '../questions/question.type.ts';
+import * as quizzes from '../../services/quizzes/quizzes.service.ts';
+import * as items from '../../services/quizzes/items.service.ts';
+import { settingsView, type SettingsView } from '../../services/quizzes/settings.service.ts';
+import { viewableQuizSetsWhere } from '../../services/quizzes/access.ts';
+import { quizModes, quizTypes } from '../../services/quizzes/quizzes.schemas.ts';
+
+export const QuizModeType = builder.enumType('QuizMode', {
+  values: quizModes,
+  description: 'TEST: all questions at once, answered in any order; TURNS: one question at a time, answered before moving on.',
+});
+export const QuizSetKind = builder.enumType('QuizSetType', {
+  values: quizTypes,
+  description: 'set: practice; final: course exam; exam: exam purposes; private: private purposes.',
+});
+
+const SettingsType = builder.objectRef<SettingsView>('QuizSettings').implement({
+  description: 'Settings of a Quiz set, as read: unconfigured ones read as no shuffling, no limits and no grading.',
+  fields: (t) => ({
+    shuffle: t.exposeBoolean('shuffle', { description: 'Questions are shuffled.' }),
+    timelimit: t.exposeInt('timelimit', { nullable: true, description: 'Seconds for the whole test; null: no limit.' }),
+    roundtime: t.exposeInt('roundtime', { nullable: true, description: 'Seconds per question (TURNS only); null: no limit.' }),
+    grading: t.exposeString('grading', { description: 'A grading preset code, `custom` or `none`.' }),
+    gradingThreshold: t.exposeInt('gradingThreshold', { nullable: true, description: 'Pass mark in percent for a configurable preset; null when not configured.' }),
+  }),
+});
+
+const QuizGroupType = builder.objectRef<{ title: string; active: boolean }>('QuizGroup').implement({
+  description: 'A question group of a Quiz set.',
+  fields: (t) => ({
+    title: t.exposeString('title', { description: 'Title, unique in the Quiz set.' }),
+    active: t.exposeBoolean('active', { description: 'Active.' }),
+  }),
+});
+
+const ItemKind = builder.enumType('QuizSetItemKind', { values: ['QUESTION', 'GROUP'] as const, description: 'A question or a question group.' });
+
+const ItemType = builder.objectRef<items.QuizEntry>('QuizSetItem').implement({
+  description: 'An entry of a Quiz set: a question, or a question group followed by its questions.',
+  fields: (t) => ({
+    kind: t.field({ type: ItemKind, description: 'Question or group.', resolve: (e) => (e.kind === 'group' ? 'GROUP' : 'QUESTION') }),
+    question: t.field({ type: QuestionType, nullable: true, description: 'The question; null for a group.', resolve: (e) => (e.kind === 'question' ? e.question : null) }),
+    group: t.field({
+      type: QuizGroupType,
+      nullable: true,
+      description: 'The group itself, or the group a question is in; null for a question outside groups.',
+      resolve: (e) => e.group,
+    }),
+    active: t.boolean({ description: 'Active.', resolve: (e) => (e.kind === 'group' ? e.group.active : e.item.active) }),
+  }),
+});
+
+/** A Quiz set; readable with view permission on it. */
+export const QuizSetType = builder.prismaNode('QuizSet', {
+  id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
+  nullable: true,
+  description: 'A Quiz set: questions and question groups, with its settings.',
+  findUnique: async (id, ctx) => ({ id, AND: [await viewableQuizSetsWhere(ctx)] }),
+  fields: (t) => ({
+    externalId: t.exposeString('externalId', { nullable: true, description: 'External identifier (1-64 characters).' }),
+    title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
+    language: t.exposeString('language', { description: 'Language.' }),
+    description: t.exposeString('description', { nullable: true, description: 'Description, up to 255 characters.' }),
+    mode: t.field({ type: QuizModeType, description: 'How questions are shown.', resolve: (q) => q.mode as (typeof quizModes)[number] }),
+    type: t.field({ type: QuizSetKind, description: 'What it is for.', resolve: (q) => q.type as (typeof quizTypes)[number] }),
+    organization: t.relation('organization', { nullable: true, description: 'Its organization, whose members hold their content level on it; null when none.' }),
+    owner: t.relation('owner', { description: 'The user who created it (holds admin on it).' }),
+    settings: t.field({ type: SettingsType, description: 'Its settings.', resolve: (q) => settingsView(q) }),
+    items: t.loadableList({
+      type: ItemType,
+      description: 'Its entries in order: questions and groups, each group followed by its questions.',
+      load: (ids: string[], ctx) => items.entriesOf(ctx, ids),
+      resolve: (q) => q.id,
+    }),
+    skills: t.loadableList({
+      type: SkillType,
+      description: 'Skills of its questions, by title.',
+      load: (ids: string[], ctx) => items.skillsOf(ctx, ids),
+      resolve: (q) => q.id,
+    }),
+    questions: t.connection({
+      type: QuestionType,
+      description: 'Its questions in the order of its entries.',
+      resolve: async (q, args, ctx) => resolveArrayConnection({ args }, (await items.quizQuestions(ctx, q.id)).map((e) => e.question)),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last changed.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  quizSets: t.prismaConnection({
+    type: 'QuizSet',
+    cursor: 'id',
+    description: 'Quiz sets the caller may view, by title.',
+    args: { search: t.arg.string({ description: 'Matches the title.' }) },
+    resolve: async (query, _root, args, ctx: Context) =>
+      ctx.db.quizSet.findMany({ ...query, where: await quizzes.quizSetsWhere(ctx, args.search ?? undefined), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
+  }),
+}));

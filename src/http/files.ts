@@ -1,0 +1,34 @@
+import type { Platform } from '../context.ts';
+import { openLinkedFile } from '../services/files/files.service.ts';
+import { notFound, type SimpleResponse } from './pages.ts';
+
+/** Header-safe file name: ASCII without quotes or separators (the download keeps its extension). */
+const safeName = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 128) || 'file';
+
+/**
+ * `GET /files/<token>`: a file behind a link the service handed out (question exports). The token
+ * is the credential, so no sign-in; an unknown token answers 404, an expired link 410. Linked files
+ * are JSON text, which is what the page body carries.
+ */
+export async function filePage(platform: Platform, token: string): Promise<SimpleResponse> {
+  const found = await openLinkedFile(platform, token);
+  if (found.status === 'missing') return notFound();
+  if (found.status === 'expired') {
+    return {
+      status: 410,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+      body: JSON.stringify({ error: { code: 'LINK_EXPIRED', message: 'This link has expired' } }),
+    };
+  }
+  const { file } = found;
+  return {
+    status: 200,
+    headers: {
+      'content-type': file.contentType.startsWith('application/json') ? 'application/json; charset=utf-8' : file.contentType,
+      'content-disposition': `attachment; filename="${safeName(file.filename)}"`,
+      // Whoever holds the link may read it, but shared caches must not keep a copy.
+      'cache-control': 'private, no-store',
+    },
+    body: Buffer.from(file.data).toString('utf8'),
+  };
+}

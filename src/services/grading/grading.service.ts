@@ -1,0 +1,191 @@
+import type { Context } from '../../context.ts';
+import type { GradingPreset, Prisma, QuizSet } from '../../generated/prisma/client.ts';
+import { ArgumentError, PermissionError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { audit } from '../audit/audit.service.ts';
+import { parseInput } from '../validation.ts';
+import { assertActiveLanguage, findQuizSet } from '../quizzes/access.ts';
+import * as s from './grading.schemas.ts';
+import { decidesSuccess, isConfigurable, normalizeGrades, type Grade, type PresetType } from './grades.ts';
+
+/**
+ * Grading presets: global ones shipped with the service (seed migration), presets of an
+ * organization (provisioned for it, read-only like the global ones), and users' own custom
+ * presets, which only their owner (or an instance administrator) changes or removes.
+ */
+
+/** Presets the viewer may list and use: global, its own custom presets, those of its organizations. */
+export function usablePresetsWhere(ctx: Context): Prisma.GradingPresetWhereInput {
+  const me = ctx.viewer.user.id;
+  return {
+    OR: [
+      { global: true },
+      { ownerId: me, organizationId: null },
+      { organization: { OR: [{ ownerId: me }, { members: { some: { userId: me } } }] } },
+    ],
+  };
+}
+
+/** Presets the viewer may read: the usable ones; instance administrators read every preset. */
+export const readablePresetsWhere = (ctx: Context): Prisma.GradingPresetWhereInput => (ctx.viewer.user.admin ? {} : usablePresetsWhere(ctx));
+
+/** A custom preset of the viewer (not global, not of an organization). */
+export const isOwn = (ctx: Context, p: GradingPreset) => !p.global && p.organizationId === null && p.ownerId === ctx.viewer.user.id;
+
+export interface PresetView {
+  preset: GradingPreset;
+  grades: Grade[];
+  configurable: boolean;
+  certificates: boolean;
+  own: boolean;
+  /** Single reads only. */
+  used?: boolean;
+  /** Lists for a Quiz set only. */
+  current?: boolean;
+}
+
+export function presetView(ctx: Context, preset: GradingPreset, extra: Pick<PresetView, 'used' | 'current'> = {}): PresetView {
+  return {
+    preset,
+    grades: preset.grades as unknown as Grade[],
+    configurable: isConfigurable(preset.type),
+    certificates: decidesSuccess(preset.type, preset.successfulAll),
+    own: isOwn(ctx, preset),
+    ...extra,
+  };
+}
+
+/** In use by any Quiz set: what freezes its type and keeps it from being removed. */
+const inUse = async (ctx: Context, id: string) => (await ctx.db.quizSet.count({ where: { grading: id } })) > 0;
+
+/**
+ * `used` of a single read: for the viewer's own presets whether any Quiz set uses it (what blocks
+ * changing its type and removing it); for global and organization presets whether a Quiz set of
+ * the viewer does.
+ */
+export async function isUsed(ctx: Context, preset: GradingPreset): Promise<boolean> {
+  if (isOwn(ctx, preset)) return inUse(ctx, preset.id);
+  return (await ctx.db.quizSet.count({ where: { grading: preset.id, ownerId: ctx.viewer.user.id } })) > 0;
+}
+
+async function findPreset(ctx: Context, code: string, argument = 'preset'): Promise<GradingPreset> {
+  const preset = await ctx.db.gradingPreset.findUnique({ where: { id: code } });
+  if (!preset) throw new ArgumentError(argument, `no grading preset with identification string '${code}'`, 'NOT_FOUND');
+  if (!(await ctx.db.gradingPreset.count({ where: { AND: [{ id: code }, readablePresetsWhere(ctx)] } }))) {
+    throw new PermissionError('You may not see this grading preset');
+  }
+  return preset;
+}
+
+/** A preset the viewer may put on a Quiz set (`grading` of the settings). */
+export async function findUsablePreset(ctx: Context, code: string, argument: string): Promise<GradingPreset> {
+  const preset = await ctx.db.gradingPreset.findUnique({ where: { id: code } });
+  if (!preset) throw new ArgumentError(argument, `no grading preset with identification string '${code}' (or custom, none)`, 'NOT_FOUND');
+  if (!(await ctx.db.gradingPreset.count({ where: { AND: [{ id: code }, usablePresetsWhere(ctx)] } }))) {
+    throw new PermissionError('You may not use this grading preset: only global presets, your own and those of your organizations');
+  }
+  return preset;
+}
+
+/** The viewer's own preset (or any custom one for administrators); global and organization presets are read-only. */
+async function findChangeablePreset(ctx: Context, code: string, action: 'modify' | 'remove'): Promise<GradingPreset> {
+  const preset = await findPreset(ctx, code);
+  if (preset.global || preset.organizationId) {
+    throw new PermissionError(`${preset.global ? 'Global' : 'Organization'} grading presets cannot be ${action === 'modify' ? 'modified' : 'removed'}`, 'PRESET_READ_ONLY');
+  }
+  if (!ctx.viewer.user.admin && preset.ownerId !== ctx.viewer.user.id) throw new PermissionError(`Only its owner may ${action} a grading preset`);
+  return preset;
+}
+
+/** `none` or empty: any language; otherwise an active language. */
+async function presetLanguage(ctx: Context, language: string): Promise<string | null> {
+  if (language === '' || language === 'none') return null;
+  await assertActiveLanguage(ctx, language);
+  return language;
+}
+
+export async function listPresets(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz?: QuizSet; presets: PresetView[] }> {
+  const input = parseInput(s.listPresets, raw);
+  if (input.quiz !== undefined && input.exam !== undefined) throw new ArgumentError('exam', 'give quiz or exam, not both', 'ARGUMENT_CONFLICT');
+  // Exams have no records yet: every exam is unknown.
+  if (input.exam !== undefined) throw new ArgumentError('exam', `no exam with identification string '${input.exam}'`, 'NOT_FOUND');
+  const quiz = input.quiz === undefined ? undefined : await findQuizSet(ctx, input.quiz, 'view');
+  const language = input.language ?? quiz?.language;
+  const presets = await ctx.db.gradingPreset.findMany({
+    where: { AND: [usablePresetsWhere(ctx), language ? { OR: [{ language }, { language: null }] } : {}] },
+    // Global first, then those of organizations, then own ones.
+    orderBy: [{ global: 'desc' }, { organizationId: { sort: 'asc', nulls: 'last' } }, { title: 'asc' }, { id: 'asc' }],
+  });
+  return { quiz, presets: presets.map((p) => presetView(ctx, p, quiz ? { current: p.id === quiz.grading } : {})) };
+}
+
+export async function getPreset(ctx: Context, raw: Record<string, unknown>): Promise<PresetView> {
+  const preset = await findPreset(ctx, parseInput(s.presetRef, raw).preset);
+  return presetView(ctx, preset, { used: await isUsed(ctx, preset) });
+}
+
+export async function createPreset(ctx: Context, raw: Record<string, unknown>): Promise<GradingPreset> {
+  await ctx.settings.require('custom_grading', ctx.viewer.user);
+  const input = parseInput(s.createPreset, raw);
+  const grades = normalizeGrades(input.type, input.grades);
+  if (input.successfulAll !== undefined && input.type !== 'custom') throw new ArgumentError('successfulAll', 'applies to custom presets only', 'ARGUMENT_CONFLICT');
+  const language = input.language === undefined ? ctx.viewer.user.language : await presetLanguage(ctx, input.language);
+  return ctx.db.$transaction(async (tx) => {
+    const preset = await tx.gradingPreset.create({
+      data: {
+        id: newId('GradingPreset'),
+        title: input.title,
+        type: input.type,
+        language,
+        ownerId: ctx.viewer.user.id,
+        grades: grades as unknown as Prisma.InputJsonValue,
+        successfulAll: input.successfulAll ?? false,
+      },
+    });
+    await audit(ctx, tx, 'grading-preset.create', preset.id);
+    return preset;
+  });
+}
+
+export async function updatePreset(ctx: Context, raw: Record<string, unknown>): Promise<PresetView> {
+  const input = parseInput(s.updatePreset, raw);
+  const preset = await findChangeablePreset(ctx, input.preset, 'modify');
+  const type = (input.type ?? preset.type) as PresetType;
+  const typeChanged = type !== preset.type;
+  if (typeChanged && (await inUse(ctx, preset.id))) {
+    throw new ArgumentError('type', 'cannot change while a Quiz set uses the preset', 'PRESET_IN_USE');
+  }
+  const data: Prisma.GradingPresetUpdateInput = {};
+  if (input.title !== undefined) data.title = input.title;
+  if (input.language !== undefined) data.language = await presetLanguage(ctx, input.language);
+  if (input.grades !== undefined) data.grades = normalizeGrades(type, input.grades) as unknown as Prisma.InputJsonValue;
+  else if (typeChanged) {
+    // The grades stay; they must fit the new type (their names follow it).
+    try {
+      data.grades = normalizeGrades(type, preset.grades as unknown as Grade[]) as unknown as Prisma.InputJsonValue;
+    } catch {
+      throw new ArgumentError('type', `the current grades do not fit type ${type}; give grades for it too`);
+    }
+  }
+  if (typeChanged) data.type = type;
+  if (input.successfulAll !== undefined) {
+    if (type !== 'custom') throw new ArgumentError('successfulAll', 'applies to custom presets only', 'ARGUMENT_CONFLICT');
+    data.successfulAll = input.successfulAll;
+  } else if (typeChanged && type !== 'custom') data.successfulAll = false;
+  const updated = await ctx.db.$transaction(async (tx) => {
+    const u = await tx.gradingPreset.update({ where: { id: preset.id }, data });
+    await audit(ctx, tx, 'grading-preset.update', preset.id);
+    return u;
+  });
+  return presetView(ctx, updated, { used: await isUsed(ctx, updated) });
+}
+
+export async function deletePreset(ctx: Context, raw: Record<string, unknown>): Promise<GradingPreset> {
+  const preset = await findChangeablePreset(ctx, parseInput(s.presetRef, raw).preset, 'remove');
+  if (await inUse(ctx, preset.id)) throw new PermissionError('A grading preset in use by a Quiz set cannot be removed', 'PRESET_IN_USE');
+  await ctx.db.$transaction(async (tx) => {
+    await tx.gradingPreset.delete({ where: { id: preset.id } });
+    await audit(ctx, tx, 'grading-preset.delete', preset.id);
+  });
+  return preset;
+}

@@ -1,0 +1,43 @@
+import type { Context } from '../../context.ts';
+import type { User } from '../../generated/prisma/client.ts';
+import { ArgumentError, PermissionError } from '../../errors.ts';
+
+/**
+ * The organization rules shared by everything a user owns and may place in an organization
+ * (integrations, Quiz sets, …): "an organization of the application owner only; for
+ * organizational members always their organization".
+ */
+
+/**
+ * The organization content of `owner` may belong to: one the owner owns or administers; instance
+ * administrators administer every organization. A plain member of an organization who administers
+ * none is an organizational member, whose content always belongs to that organization, whatever
+ * was asked. `null` asks to remove it from its organization; `undefined` asks for nothing.
+ */
+export async function resolveOrganization(ctx: Context, owner: User, requested: string | undefined | null): Promise<string | null | undefined> {
+  const memberships = await ctx.db.organizationMember.findMany({ where: { userId: owner.id }, orderBy: [{ createdAt: 'asc' }, { organizationId: 'asc' }] });
+  const owned = await ctx.db.organization.findMany({ where: { ownerId: owner.id }, select: { id: true } });
+  const administered = new Set([...owned.map((o) => o.id), ...memberships.filter((m) => m.permOrganization === 'admin').map((m) => m.organizationId)]);
+  if (!owner.admin && administered.size === 0 && memberships.length > 0) return memberships[0]!.organizationId;
+  if (requested === undefined || requested === null) return requested;
+  if (!(await ctx.db.organization.findUnique({ where: { id: requested }, select: { id: true } }))) {
+    throw new ArgumentError('organization', `no organization with identification string '${requested}'`, 'NOT_FOUND');
+  }
+  if (!owner.admin && !administered.has(requested)) throw new ArgumentError('organization', 'is not an organization of the application owner', 'NOT_OWN_ORGANIZATION');
+  return requested;
+}
+
+/**
+ * The organization asked for by an update of existing content (`none` or empty removes it). Only
+ * the content's owner or an instance administrator may move it — explicit, so that a wider policy
+ * (such as granted permissions) never extends to this — and the organization must be one of the
+ * content's owner, who may not be the caller (an administrator).
+ */
+export async function movedOrganization(ctx: Context, content: { ownerId: string }, requested: string, what: string): Promise<string | null> {
+  if (!ctx.viewer.user.admin && content.ownerId !== ctx.viewer.user.id) {
+    throw new PermissionError(`Only the owner of the ${what} or an administrator may change its organization`);
+  }
+  const owner = content.ownerId === ctx.viewer.user.id ? ctx.viewer.user : await ctx.db.user.findUniqueOrThrow({ where: { id: content.ownerId } });
+  const removing = requested === '' || requested === 'none';
+  return (await resolveOrganization(ctx, owner, removing ? null : requested)) ?? null;
+}

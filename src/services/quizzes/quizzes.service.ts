@@ -1,0 +1,107 @@
+import type { Context } from '../../context.ts';
+import type { Prisma, QuizSet } from '../../generated/prisma/client.ts';
+import { newId } from '../../ids.ts';
+import { audit } from '../audit/audit.service.ts';
+import { forgetContent } from '../content/registry.ts';
+import { parseInput } from '../validation.ts';
+import { paging } from '../users/users.schemas.ts';
+import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
+import { assertActiveLanguage, findQuizSet, viewableQuizSetsWhere } from './access.ts';
+import { copiedSettings, unconfigured } from './settings.service.ts';
+import { copyItems } from './items.service.ts';
+import * as s from './quizzes.schemas.ts';
+
+/** Quiz sets: collections of questions and question groups, with their settings. */
+
+/** Quiz sets the viewer may view; `search` matches the title. */
+export async function quizSetsWhere(ctx: Context, search?: string): Promise<Prisma.QuizSetWhereInput> {
+  return { AND: [await viewableQuizSetsWhere(ctx), search ? { title: { contains: search, mode: 'insensitive' } } : {}] };
+}
+
+export async function listQuizSets(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet[]> {
+  const { search, limit, page } = parseInput(paging, raw);
+  return ctx.db.quizSet.findMany({
+    where: await quizSetsWhere(ctx, search),
+    orderBy: [{ title: 'asc' }, { id: 'asc' }],
+    take: limit,
+    skip: search ? 0 : (page - 1) * limit,
+  });
+}
+
+export async function getQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
+  return findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'view');
+}
+
+const noOrganization = (v: string | undefined) => v === '' || v === 'none';
+
+/**
+ * Creates a Quiz set owned by the viewer. `copySettings` takes the settings of a Quiz set the
+ * viewer may view (as PUT `quiz:settings` would), `copyQuestions` its groups and items.
+ */
+export async function createQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
+  const input = parseInput(s.createQuizSet, raw);
+  const owner = ctx.viewer.user;
+  if (input.language !== undefined) await assertActiveLanguage(ctx, input.language);
+  const settingsSource = input.copySettings === undefined ? undefined : await findQuizSet(ctx, input.copySettings, 'view', 'copySettings', 'copy its settings');
+  const questionsSource = input.copyQuestions === undefined ? undefined : await findQuizSet(ctx, input.copyQuestions, 'view', 'copyQuestions', 'copy its questions');
+  const organizationId = await resolveOrganization(ctx, owner, noOrganization(input.organization) ? null : input.organization);
+  return ctx.db.$transaction(async (tx) => {
+    const fields = {
+      id: newId('QuizSet'),
+      externalId: input.id ?? null,
+      title: input.title,
+      language: input.language ?? owner.language,
+      description: input.description || null,
+      mode: input.mode,
+      type: input.type,
+      ownerId: owner.id,
+      organizationId: organizationId ?? null,
+    };
+    const settings = settingsSource ? copiedSettings({ ...unconfigured, mode: input.mode }, settingsSource, 'replace') : {};
+    const quiz = await tx.quizSet.create({ data: { ...fields, ...settings } });
+    if (questionsSource) await copyItems(tx, questionsSource.id, quiz.id);
+    await audit(ctx, tx, 'quiz.create', quiz.id);
+    return quiz;
+  });
+}
+
+export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
+  const input = parseInput(s.updateQuizSet, raw);
+  const quiz = await findQuizSet(ctx, input.quiz, 'modify', 'quiz', 'change it');
+  const data: Prisma.QuizSetUncheckedUpdateInput = {};
+  if (input.title !== undefined) data.title = input.title;
+  if (input.id !== undefined) data.externalId = input.id || null;
+  if (input.language !== undefined) {
+    await assertActiveLanguage(ctx, input.language);
+    data.language = input.language;
+  }
+  if (input.description !== undefined) data.description = input.description || null;
+  if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, quiz, input.organization, 'Quiz set');
+  if (Object.keys(data).length === 0) return quiz;
+  return ctx.db.$transaction(async (tx) => {
+    const updated = await tx.quizSet.update({ where: { id: quiz.id }, data });
+    await audit(ctx, tx, 'quiz.update', quiz.id);
+    return updated;
+  });
+}
+
+/**
+ * A Quiz set used elsewhere (by an exam) is archived, so what used it keeps its questions; one
+ * used nowhere is deleted with its groups, items, permission rules and tags. Exams do not exist
+ * yet, so nothing uses a Quiz set and DELETE removes it. Its questions stay in the owner's
+ * question base.
+ */
+const isQuizSetUsed = async (_tx: Prisma.TransactionClient, _quizId: string) => false;
+
+export async function deleteQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
+  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'admin', 'quiz', 'delete it');
+  await ctx.db.$transaction(async (tx) => {
+    if (await isQuizSetUsed(tx, quiz.id)) await tx.quizSet.update({ where: { id: quiz.id }, data: { archived: true } });
+    else {
+      await forgetContent(tx, 'quiz', quiz.id);
+      await tx.quizSet.delete({ where: { id: quiz.id } });
+    }
+    await audit(ctx, tx, 'quiz.delete', quiz.id);
+  });
+  return quiz;
+}

@@ -1,0 +1,196 @@
+import type { Context } from '../../context.ts';
+import type { Prisma, Tag } from '../../generated/prisma/client.ts';
+import { assertCan, assertCanCreateIn, includes, levelsFor, viewableWhere, type ContentRef, type Level } from '../../auth/permissions.ts';
+import { ArgumentError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { audit } from '../audit/audit.service.ts';
+import { parseInput } from '../validation.ts';
+import { contentFor, findContents, forgetContent, type ContentRecord } from '../content/registry.ts';
+import * as s from './tags.schemas.ts';
+import type { TaggableType } from './tags.schemas.ts';
+
+/**
+ * Tags, and tags attached to content. A tag is content of type `tag` under the one permission
+ * policy: its owner (the creator) holds admin, explicit rules and the content level of members of
+ * its organization give the rest; it goes into an organization where the caller may change
+ * content (assertCanCreateIn). Reading a tag needs view, changing it modify, deleting it admin.
+ * Reading the tags of content needs view on the content; attaching and detaching need modify on
+ * the content and view on the tag. A tag the caller may not view is never shown on any content.
+ */
+
+export const tagRef = (tag: Pick<Tag, 'id' | 'ownerId' | 'organizationId'>): ContentRef => ({
+  type: 'tag',
+  id: tag.id,
+  ownerId: tag.ownerId,
+  organizationId: tag.organizationId,
+});
+
+/** The tag named `id` (NOT_FOUND), on which the viewer holds at least `level` (PERMISSION_DENIED). */
+async function findTagFor(ctx: Context, id: string, level: Level, action: string): Promise<Tag> {
+  const tag = await ctx.db.tag.findUnique({ where: { id } });
+  if (!tag) throw new ArgumentError('tag', `no tag with identification string '${id}'`, 'NOT_FOUND');
+  await assertCan(ctx, level, tagRef(tag), action);
+  return tag;
+}
+
+/** Tags the viewer may view; `search` matches the title or the external identifier. */
+export async function viewableTagsWhere(ctx: Context, search?: string): Promise<Prisma.TagWhereInput> {
+  const viewable = (await viewableWhere(ctx.db, ctx.viewer, 'tag')) as Prisma.TagWhereInput;
+  if (!search) return viewable;
+  const match: Prisma.TagWhereInput = {
+    OR: [{ title: { contains: search, mode: 'insensitive' } }, { externalId: { contains: search, mode: 'insensitive' } }],
+  };
+  return { AND: [viewable, match] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tags
+
+export async function listTags(ctx: Context, raw: Record<string, unknown>): Promise<Tag[]> {
+  const { search, limit, page } = parseInput(s.paging, raw);
+  return ctx.db.tag.findMany({
+    where: await viewableTagsWhere(ctx, search),
+    orderBy: [{ title: 'asc' }, { id: 'asc' }],
+    take: limit,
+    // The contract ignores `page` in search mode.
+    skip: search ? 0 : (page - 1) * limit,
+  });
+}
+
+export async function getTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
+  return findTagFor(ctx, parseInput(s.tagRef, raw).tag, 'view', 'read it');
+}
+
+export async function createTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
+  const input = parseInput(s.createTag, raw);
+  if (input.organization) await assertCanCreateIn(ctx, 'tag', input.organization);
+  return ctx.db.$transaction(async (tx) => {
+    const tag = await tx.tag.create({
+      data: {
+        id: newId('Tag'),
+        title: input.title,
+        externalId: input.externalId ?? null,
+        color: input.color,
+        icon: input.icon ?? null,
+        ownerId: ctx.viewer.user.id,
+        organizationId: input.organization ?? null,
+      },
+    });
+    await audit(ctx, tx, 'tag.create', tag.id);
+    return tag;
+  });
+}
+
+export async function updateTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
+  const { tag: id, organization, ...fields } = parseInput(s.updateTag, raw);
+  const tag = await findTagFor(ctx, id, 'modify', 'change it');
+  if (organization) await assertCanCreateIn(ctx, 'tag', organization);
+  return ctx.db.$transaction(async (tx) => {
+    const updated = await tx.tag.update({
+      where: { id: tag.id },
+      data: { ...fields, ...(organization !== undefined ? { organizationId: organization } : {}) },
+    });
+    await audit(ctx, tx, 'tag.update', tag.id);
+    return updated;
+  });
+}
+
+/** Deleting needs admin: it takes the tag off every piece of content, whoever attached it. */
+export async function deleteTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
+  const tag = await findTagFor(ctx, parseInput(s.tagRef, raw).tag, 'admin', 'delete it');
+  await ctx.db.$transaction(async (tx) => {
+    // Attachments go with the tag (foreign key); rules name it without one.
+    await forgetContent(tx, 'tag', tag.id);
+    await tx.tag.delete({ where: { id: tag.id } });
+    await audit(ctx, tx, 'tag.delete', tag.id);
+  });
+  return tag;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tags on content
+
+/**
+ * The tags the viewer may view on each piece of content of one type, by title: one statement for
+ * any number of ids (plus the one that finds the viewer's rules on tags), so a list of content
+ * shows its tags without one query per item.
+ */
+export async function tagsOfContent(ctx: Context, type: TaggableType, ids: readonly string[]): Promise<Map<string, Tag[]>> {
+  const out = new Map<string, Tag[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return out;
+  const rows = await ctx.db.contentTag.findMany({
+    where: { contentType: type, contentId: { in: [...ids] }, tag: await viewableTagsWhere(ctx) },
+    include: { tag: true },
+    orderBy: [{ tag: { title: 'asc' } }, { tagId: 'asc' }],
+  });
+  for (const row of rows) out.get(row.contentId)?.push(row.tag);
+  return out;
+}
+
+export async function listContentTags(ctx: Context, type: TaggableType, raw: Record<string, unknown>): Promise<{ content: ContentRecord; tags: Tag[] }> {
+  const id = parseInput(s.contentRef(type), raw)[type]!;
+  const content = await contentFor(ctx, type, id, 'view', 'read its tags');
+  return { content, tags: (await tagsOfContent(ctx, type, [content.id])).get(content.id)! };
+}
+
+export interface ContentTagResult {
+  tag: Tag;
+  content: ContentRecord;
+}
+
+/**
+ * The content and the tag of a `<type>:tag` call, both existing, with the levels checked.
+ * `argument` names the content in errors (GraphQL calls it `content`).
+ */
+async function contentAndTag(ctx: Context, type: TaggableType, raw: Record<string, unknown>, level: Level, argument: string): Promise<ContentTagResult> {
+  const input = parseInput(s.contentTag(type), raw);
+  const content = await contentFor(ctx, type, input[type]!, level, level === 'view' ? 'read its tags' : 'tag it', argument);
+  const tag = await findTagFor(ctx, input.tag!, 'view', 'use it');
+  return { content, tag };
+}
+
+const attachment = (r: ContentTagResult) => ({ tagId: r.tag.id, contentType: r.content.type, contentId: r.content.id });
+
+/** Whether the tag is attached to the content. */
+export async function contentTagStatus(ctx: Context, type: TaggableType, raw: Record<string, unknown>, argument: string = type): Promise<ContentTagResult & { attached: boolean }> {
+  const found = await contentAndTag(ctx, type, raw, 'view', argument);
+  const row = await ctx.db.contentTag.findUnique({ where: { tagId_contentType_contentId: attachment(found) }, select: { tagId: true } });
+  return { ...found, attached: row !== null };
+}
+
+/** Attaches the tag; attaching it again succeeds and changes nothing (the row is unique). */
+export async function attachTag(ctx: Context, type: TaggableType, raw: Record<string, unknown>, argument: string = type): Promise<ContentTagResult & { success: boolean }> {
+  const found = await contentAndTag(ctx, type, raw, 'modify', argument);
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.contentTag.createMany({ data: [attachment(found)], skipDuplicates: true });
+    if (count > 0) await audit(ctx, tx, 'tag.attach', `${found.tag.id}:${type}:${found.content.id}`);
+  });
+  return { ...found, success: true };
+}
+
+/** Detaches the tag; `success` is false when it was not attached. */
+export async function detachTag(ctx: Context, type: TaggableType, raw: Record<string, unknown>, argument: string = type): Promise<ContentTagResult & { success: boolean }> {
+  const found = await contentAndTag(ctx, type, raw, 'modify', argument);
+  const count = await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.contentTag.deleteMany({ where: attachment(found) });
+    if (count > 0) await audit(ctx, tx, 'tag.detach', `${found.tag.id}:${type}:${found.content.id}`);
+    return count;
+  });
+  return { ...found, success: count > 0 };
+}
+
+/**
+ * The content a tag is attached to that the viewer may view, by type then title. Content that no
+ * longer exists (its module deleted it without detaching) is left out.
+ */
+export async function taggedContent(ctx: Context, tagId: string): Promise<ContentRecord[]> {
+  const rows = await ctx.db.contentTag.findMany({ where: { tagId }, select: { contentType: true, contentId: true } });
+  const byType = new Map<TaggableType, string[]>();
+  for (const row of rows) {
+    const type = row.contentType as TaggableType;
+    byType.set(type, [...(byType.get(type) ?? []), row.contentId]);
+  }
+  const found = (await Promise.all(s.taggableTypes.map((type) => findContents(ctx.db, type, byType.get(type) ?? [])))).flat();
+  const held = await levelsFor(ctx.db, ctx.viewer.user, found);
+  return found.filter((c, i) => includes(c.type, held[i] ?? null, 'view')).sort((a, b) => a.type.localeCompare(b.type) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+}
