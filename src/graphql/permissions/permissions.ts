@@ -4,6 +4,7 @@ import { userPolicy } from '../../auth/policy.ts';
 import { contentTypes, eventLevels, type ContentType, type Level } from '../../auth/permissions.ts';
 import * as permissions from '../../services/permissions/permissions.service.ts';
 import '../content/content.type.ts';
+import { addContentListField } from '../content/content-models.ts';
 
 export const ContentTypeEnum = builder.enumType('ContentType', {
   values: contentTypes,
@@ -59,35 +60,11 @@ const PermissionChangeType = builder.objectRef<permissions.PermissionChange>('Pe
   }),
 });
 
-/** The GraphQL types of the content types, by Prisma model (exams have no records yet). */
-const contentModels = {
-  Class: 'class',
-  Course: 'course',
-  Event: 'event',
-  Integration: 'integration',
-  Organization: 'organization',
-  QuizSet: 'quiz',
-  Scorm: 'scorm',
-  Tag: 'tag',
-  Video: 'video',
-} as const satisfies Record<string, ContentType>;
-
-for (const [model, type] of Object.entries(contentModels)) {
-  // Every model here has an `id`; typing the loop as one of them keeps `c.id` checked.
-  builder.prismaObjectFields(model as 'Class', (t) => ({
-    permissions: t.loadableList({
-      type: PermissionRuleType,
-      description: 'Explicit permission rules on it, by user name then level: all of them for a caller holding grant, otherwise its own.',
-      // One set of statements per type and request, whatever the number of parents.
-      load: async (ids: string[], ctx) => {
-        const rules = await permissions.rulesOf(ctx, type, ids);
-        return ids.map((id) => rules.get(id)!);
-      },
-      resolve: (c) => c.id,
-    }),
-  }));
-}
-
+addContentListField('permissions', {
+  type: PermissionRuleType,
+  description: 'Explicit permission rules on it, by user name then level: all of them for a caller holding grant, otherwise its own.',
+  load: (ctx, type, ids) => permissions.rulesOf(ctx, type, ids),
+});
 
 builder.queryFields((t) => ({
   permission: t.field({

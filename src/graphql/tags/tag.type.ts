@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { addContentListField } from '../content/content-models.ts';
 import * as tags from '../../services/tags/tags.service.ts';
 import type { ContentRecord } from '../../services/content/registry.ts';
 import { taggableTypes, type TaggableType } from '../../services/tags/tags.schemas.ts';
@@ -65,31 +66,9 @@ builder.queryFields((t) => ({
   }),
 }));
 
-/** The Prisma models of taggable content that have a GraphQL type, with their content type. */
-const taggedModels = {
-  Class: 'class',
-  Course: 'course',
-  Event: 'event',
-  Integration: 'integration',
-  Organization: 'organization',
-  QuizSet: 'quiz',
-  Scorm: 'scorm',
-  Video: 'video',
-} as const satisfies Record<string, TaggableType>;
-
-for (const [model, type] of Object.entries(taggedModels)) {
-  // Every model here has an `id`; typing the loop as one of them keeps `c.id` checked.
-  builder.prismaObjectFields(model as 'Class', (t) => ({
-    tags: t.loadableList({
-      type: TagType,
-      description: 'Tags attached to it that the caller may view, by title.',
-      // A DataLoader per type and request, keyed by the content's id: the tags of every parent in
-      // a list load together, so a list costs the same statements whatever its length.
-      load: async (ids: string[], ctx) => {
-        const found = await tags.tagsOfContent(ctx, type, ids);
-        return ids.map((id) => found.get(id)!);
-      },
-      resolve: (c) => c.id,
-    }),
-  }));
-}
+addContentListField('tags', {
+  type: TagType,
+  description: 'Tags attached to it that the caller may view, by title.',
+  types: taggableTypes,
+  load: (ctx, type, ids) => tags.tagsOfContent(ctx, type, ids),
+});
