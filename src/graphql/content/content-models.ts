@@ -1,10 +1,9 @@
-import type SchemaBuilder from '@pothos/core';
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.ts';
 import type { Context } from '../../context.ts';
 import type { ContentType } from '../../auth/permissions.ts';
 
-type Types = typeof builder extends SchemaBuilder<infer S> ? S : never;
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer S> ? S : never;
 
 /** The GraphQL types of the content types, by Prisma model (exams have no records yet). */
 export const contentModels = {
