@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
-import { newId } from '../../src/ids.ts';
 import {
   AddClassMembersDocument,
   AssignmentSubmissionsDocument,
@@ -22,6 +21,7 @@ import {
 } from '../../schema/operations/generated.ts';
 import { ISO, expectCode, ok, refused } from './client.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
+import { seedClassCast } from '../helpers/class-seed.ts';
 
 /**
  * Classes through GraphQL: the contract only reads classes and assignments, so creating,
@@ -41,20 +41,7 @@ const DAY = 86_400_000;
 
 beforeAll(async () => {
   t = await createTestApp();
-  director = await t.newCaller('director');
-  teacher = await t.newCaller('teacher');
-  plain = await t.newCaller('plainmember');
-  stranger = await t.newCaller('stranger');
-  ann = await t.newCaller('annmember', { createdBy: director });
-  bob = await t.newCaller('bobmember', { createdBy: director });
-  orgId = newId('Organization');
-  await t.db.prisma.organization.create({ data: { id: orgId, title: 'Academy', ownerId: director.user.id } });
-  await t.db.prisma.organizationMember.createMany({
-    data: [
-      { organizationId: orgId, userId: teacher.user.id, permOrganization: 'teacher' },
-      { organizationId: orgId, userId: plain.user.id, permOrganization: 'member' },
-    ],
-  });
+  ({ director, teacher, plain, stranger, ann, bob, orgId } = await seedClassCast(t));
 });
 afterAll(async () => t?.close());
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
 import { newId } from '../../src/ids.ts';
 import { expectError } from '../helpers/organizations.ts';
+import { seedClassCast } from '../helpers/class-seed.ts';
 
 /**
  * The Classes endpoints of Document A through HTTP: the documented output fields with their JSON
@@ -29,20 +30,7 @@ const fmt = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 beforeAll(async () => {
   t = await createTestApp();
-  director = await t.newCaller('director');
-  teacher = await t.newCaller('teacher');
-  plain = await t.newCaller('plainmember');
-  stranger = await t.newCaller('stranger');
-  ann = await t.newCaller('annmember', { createdBy: director });
-  bob = await t.newCaller('bobmember', { createdBy: director });
-  orgId = newId('Organization');
-  await t.db.prisma.organization.create({ data: { id: orgId, title: 'Academy', ownerId: director.user.id } });
-  await t.db.prisma.organizationMember.createMany({
-    data: [
-      { organizationId: orgId, userId: teacher.user.id, permOrganization: 'teacher' },
-      { organizationId: orgId, userId: plain.user.id, permOrganization: 'member' },
-    ],
-  });
+  ({ director, teacher, plain, stranger, ann, bob, orgId } = await seedClassCast(t));
 });
 afterAll(async () => t?.close());
 
