@@ -1,6 +1,6 @@
 import type { Platform, Viewer } from '../context.ts';
 import { AuthenticationError } from '../errors.ts';
-import { safeEqual, sha256 } from './secrets.ts';
+import { safeEqual } from './secrets.ts';
 import { resolveAssumeToken } from '../services/users/assume.service.ts';
 
 export interface Credentials {
@@ -39,13 +39,13 @@ export async function authenticate(platform: Platform, credentials: Credentials)
   const appId = credentials.app;
   const integration = await platform.credentials.get(appId, async () => {
     const found = await platform.db.integration.findUnique({ where: { appId }, include: { owner: true } });
-    return found && { ...found, secretDigest: found.secretCipher ? sha256(platform.secrets.open(found.secretCipher)) : null };
+    return found && { ...found, secret: found.secretCipher ? platform.secrets.open(found.secretCipher) : null };
   });
-  const valid = integration?.type === 'api' && integration.secretDigest !== null && safeEqual(sha256(credentials.secret), integration.secretDigest);
+  const valid = integration?.type === 'api' && integration.secret !== null && safeEqual(credentials.secret, integration.secret);
   if (!integration || !valid) throw new AuthenticationError('INVALID_CREDENTIALS', 'Invalid application credentials');
   if (!integration.active) throw new AuthenticationError('INTEGRATION_INACTIVE', 'This integration is not active');
   if (!integration.owner.enabled) throw new AuthenticationError('OWNER_DISABLED', 'The owner of this integration is disabled');
-  const { owner, secretDigest: _digest, ...record } = integration;
+  const { owner, secret: _secret, ...record } = integration;
   if (credentials.assume === undefined) return { user: owner, owner, integration: record };
   const token = await resolveAssumeToken(platform.db, credentials.assume, owner.id);
   if (!token) throw new AuthenticationError('INVALID_ASSUME_TOKEN', 'The assume token is invalid, expired or revoked');

@@ -1,7 +1,7 @@
 import type { Integration, User } from '../generated/prisma/client.ts';
 
-/** An integration with its owner, and the SHA-256 of its secret so calls need not decrypt it. */
-export type CachedIntegration = Integration & { owner: User; secretDigest: string | null };
+/** An integration with its owner, and its secret opened once per load rather than on every call. */
+export type CachedIntegration = Integration & { owner: User; secret: string | null };
 
 /**
  * Every call presents credentials, and looking them up is most of the cost of a cheap call. The

@@ -28,6 +28,11 @@ export class RateLimiter {
   }
 
   /** Counts one call of the application; throws RateLimitError (429) when a window is full. */
+  /** Whether any window is on (both can be switched off with 0). */
+  get active(): boolean {
+    return this.limiters.length > 0;
+  }
+
   async consume(key: string): Promise<void> {
     for (const limiter of this.limiters) {
       try {

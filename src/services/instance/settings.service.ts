@@ -34,6 +34,11 @@ export class InstanceSettings {
     private readonly options: { maintenance: boolean; ttlMs?: number },
   ) {}
 
+  /** The snapshot when it is fresh, without a promise: the hot path of every call. */
+  fresh(): Snapshot | undefined {
+    return this.snapshot && Date.now() - this.snapshot.at < (this.options.ttlMs ?? 2000) ? this.snapshot.value : undefined;
+  }
+
   async current(): Promise<Snapshot> {
     const now = Date.now();
     if (this.snapshot && now - this.snapshot.at < (this.options.ttlMs ?? 2000)) return this.snapshot.value;
