@@ -16,8 +16,11 @@ export const userPolicy = {
     viewer.user.admin || target.id === viewer.user.id || target.createdById === viewer.user.id,
 };
 
+/**
+ * Integration keys act as the owner, so only the owner and administrators hold them, whatever
+ * permission levels others have on the integration (those follow the content policy).
+ */
 export const integrationPolicy = {
-  read: (viewer: Viewer, target: Pick<Integration, 'ownerId'>) => viewer.user.admin || target.ownerId === viewer.user.id,
   manage: (viewer: Viewer, target: Pick<Integration, 'ownerId'>) => viewer.user.admin || target.ownerId === viewer.user.id,
 };
 
