@@ -3,12 +3,12 @@ import { pino, type Logger } from 'pino';
 /**
  * Structured JSON logs, one line per event, with the request id. Lines are written
  * asynchronously in 4 KiB batches (a synchronous write per call costs more than the call itself)
- * and flushed every second and on exit. Secrets never reach the log: the code does not pass them,
+ * and flushed every quarter second, after start-up and on exit. Secrets never reach the log: the code does not pass them,
  * and these top-level fields are redacted should one slip in.
  */
 export function createLogger(level: string, dest: number | string = 1): Logger {
   const destination = pino.destination({ dest, sync: false, minLength: 4096 });
-  const flush = setInterval(() => destination.flush(), 1000);
+  const flush = setInterval(() => destination.flush(), 250);
   flush.unref();
   process.once('exit', () => {
     try {

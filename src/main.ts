@@ -49,8 +49,9 @@ const server = createServer(app.node);
 server.keepAliveTimeout = 65_000;
 const workers = startWorkers(platform);
 server.listen(config.PORT, config.HOST, () => {
-  app.markReady();
   log.info({ url: config.baseUrl, graphql: `${config.baseUrl}/graphql` }, 'service listening');
+  // Start-up lines are written before /health reports ready, for whoever waits on either.
+  log.flush(() => app.markReady());
 });
 
 let stopping = false;
