@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { printedSchema, schemaFile } from '../../scripts/print-schema.ts';
+import { printedSchema, schemaFile } from '../../src/scripts/print-schema.ts';
 import { generateOperations, generatedFile } from '../../codegen.ts';
 
 describe('checked-in GraphQL files', () => {

@@ -1,7 +1,10 @@
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The repository root, wherever the config file lives.
+  root: fileURLToPath(new URL('..', import.meta.url)),
   resolve: {
     // graphql has a CommonJS build (main) and an ES build (module) and no exports map. Node gives
     // yoga and Pothos the CommonJS one; our code must get that same copy, or graphql's

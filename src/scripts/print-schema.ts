@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { schema } from '../src/graphql/schema.ts';
+import { schema } from '../graphql/schema.ts';
 
 /** Where the checked-in schema lives; CI compares it with the one the code builds. */
-export const schemaFile = fileURLToPath(new URL('../schema/schema.graphql', import.meta.url));
+export const schemaFile = fileURLToPath(new URL('../../schema/schema.graphql', import.meta.url));
 
 /** The schema as SDL, sorted so the file only changes when the schema does. */
 export function printedSchema(): string {

@@ -1,14 +1,14 @@
 // Migration CLI (replaces `prisma migrate …`, whose native schema engine cannot be downloaded here).
 //
-//   tsx scripts/migrate.ts deploy        apply pending migrations to DATABASE_URL (postgres://…)
+//   tsx src/scripts/migrate.ts deploy        apply pending migrations to DATABASE_URL (postgres://…)
 //                                       or else to the PGlite data directory ${DATA_DIR:-./data}/db
-//   tsx scripts/migrate.ts dev [name]    create prisma/migrations/<timestamp>_<name> from the schema
+//   tsx src/scripts/migrate.ts dev [name]    create prisma/migrations/<timestamp>_<name> from the schema
 //                                       diff (an in-memory PGlite is the database: no server needed)
-//   tsx scripts/migrate.ts status        compare the migrations folder with the database
-//   tsx scripts/migrate.ts diff          print SQL the migrations lack versus schema.prisma; exit 1 if any
+//   tsx src/scripts/migrate.ts status        compare the migrations folder with the database
+//   tsx src/scripts/migrate.ts diff          print SQL the migrations lack versus schema.prisma; exit 1 if any
 import path from 'node:path';
-import { openDatabase } from '../src/db/client.ts';
-import { MIGRATIONS_DIR, migrate, type MigrateTarget } from '../src/db/migrate.ts';
+import { openDatabase } from '../db/client.ts';
+import { MIGRATIONS_DIR, migrate, type MigrateTarget } from '../db/migrate.ts';
 import {
   createMigration,
   freshPGlite,
@@ -16,7 +16,7 @@ import {
   pgliteMigrationFactory,
   postgresMigrationFactory,
   schemaDrift,
-} from '../src/db/schema-engine.ts';
+} from '../db/schema-engine.ts';
 
 const SCHEMA_PATH = path.resolve(MIGRATIONS_DIR, '../schema.prisma');
 
@@ -113,7 +113,7 @@ async function main(command: string | undefined, args: string[]): Promise<number
       return 1;
     }
     default:
-      console.error('usage: tsx scripts/migrate.ts deploy | dev [name] | status | diff');
+      console.error('usage: tsx src/scripts/migrate.ts deploy | dev [name] | status | diff');
       return 2;
   }
 }
