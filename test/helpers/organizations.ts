@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Caller, RpcResult, TestApp } from './app.ts';
+import { refusedUnchanged } from './expect.ts';
 
 /** Seed builders and checks shared by the organization and department tests. */
 
@@ -15,17 +16,7 @@ export async function people<N extends string>(t: TestApp, names: N[]): Promise<
   return cast as { owner: Caller; outsider: Caller } & Record<N, Caller>;
 }
 
-export function expectError(r: RpcResult, status: number, code?: string, argument?: string) {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.error).toBeTruthy();
-  expect(r.code).toMatch(/^[A-Z0-9_]+$/);
-  if (code) expect(r.code).toBe(code);
-  expect(r.body.error.code).toBe(r.code);
-  if (argument) {
-    expect(r.body.error.argument).toBe(argument);
-    expect(r.error).toContain(`'${argument}'`);
-  }
-}
+export { expectError } from './expect.ts';
 
 /** Everything an organization call could write. */
 async function snapshot(t: TestApp) {
@@ -43,12 +34,8 @@ async function snapshot(t: TestApp) {
 }
 
 /** Runs a call that must be refused, checks the error and that nothing was written. */
-export async function refused(t: TestApp, call: () => Promise<RpcResult>, status: number, code?: string, argument?: string): Promise<RpcResult> {
-  const before = await snapshot(t);
-  const r = await call();
-  expectError(r, status, code, argument);
-  expect(await snapshot(t)).toEqual(before);
-  return r;
+export function refused(t: TestApp, call: () => Promise<RpcResult>, status: number, code?: string, argument?: string): Promise<RpcResult> {
+  return refusedUnchanged(() => snapshot(t))(call, status, code, argument);
 }
 
 /** A call that must succeed; returns its body. */

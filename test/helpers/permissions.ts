@@ -1,6 +1,5 @@
-import { expect } from 'vitest';
 import type { Caller, RpcResult, TestApp } from './app.ts';
-import { expectError } from './organizations.ts';
+import { refusedUnchanged } from './expect.ts';
 import { contentTypes, rank, type ContentType, type Level } from '../../src/auth/permissions.ts';
 import { newId } from '../../src/ids.ts';
 
@@ -75,10 +74,6 @@ export async function snapshot(t: TestApp) {
 }
 
 /** Runs a REST call that must be refused, checks the error and that nothing was written. */
-export async function refused(t: TestApp, call: () => Promise<RpcResult>, status: number, code?: string, argument?: string): Promise<RpcResult> {
-  const before = await snapshot(t);
-  const r = await call();
-  expectError(r, status, code, argument);
-  expect(await snapshot(t)).toEqual(before);
-  return r;
+export function refused(t: TestApp, call: () => Promise<RpcResult>, status: number, code?: string, argument?: string): Promise<RpcResult> {
+  return refusedUnchanged(() => snapshot(t))(call, status, code, argument);
 }

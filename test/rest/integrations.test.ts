@@ -2,6 +2,7 @@ import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
 import { newId } from '../../src/ids.ts';
+import { expectError } from '../helpers/expect.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,16 +10,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-function expectError(r: RpcResult, status: number, code: string, argument?: string) {
-  expect(r.status).toBe(status);
-  expect(r.code).toBe(code);
-  expect(r.error).toBeTruthy();
-  expect(r.body.error.code).toBe(code);
-  if (argument) {
-    expect(r.body.error.argument).toBe(argument);
-    expect(r.error).toContain(`'${argument}'`);
-  }
-}
 
 /** Creates an integration through the contract and returns its identification string. */
 async function create(as: Caller, args: Record<string, unknown>): Promise<string> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
-import { expectError } from '../helpers/organizations.ts';
+import { refusedUnchanged } from '../helpers/expect.ts';
 
 /**
  * Media fields of POST question through HTTP: `<filename>=<base64 or URL>` and multipart file
@@ -60,13 +60,7 @@ async function snapshot() {
   return { questions: await p.question.findMany({ orderBy: { id: 'asc' } }), media: await p.questionMedia.count(), files: await p.storedFile.count(), audit: await p.auditEvent.count() };
 }
 
-async function refused(call: () => Promise<RpcResult>, code: string, argument: string) {
-  const before = await snapshot();
-  const r = await call();
-  expectError(r, 403, code, argument);
-  expect(await snapshot()).toEqual(before);
-  return r;
-}
+const refused = (call: () => Promise<RpcResult>, code: string, argument: string) => refusedUnchanged(snapshot)(call, 403, code, argument);
 
 describe('uploads as <filename>=<base64>', () => {
   it('stores each accepted type durably, with the type read from the content', async () => {

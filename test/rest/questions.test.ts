@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
-import { expectError } from '../helpers/organizations.ts';
+import { expectError, refusedUnchanged } from '../helpers/expect.ts';
 import { newId } from '../../src/ids.ts';
 import { checkAnswer, type Response } from '../../src/services/questions/answer-checker.ts';
 import { toCheckable } from '../../src/services/questions/checkable.ts';
@@ -72,13 +72,7 @@ async function snapshot() {
   };
 }
 
-async function refused(call: () => Promise<RpcResult>, status: number, code?: string, argument?: string) {
-  const before = await snapshot();
-  const r = await call();
-  expectError(r, status, code, argument);
-  expect(await snapshot()).toEqual(before);
-  return r;
-}
+const refused = refusedUnchanged(snapshot);
 
 async function makeQuiz(ownerId: string, organizationId: string | null = null) {
   return t.db.prisma.quizSet.create({ data: { id: newId('QuizSet'), title: 'Quiz', language: 'en', ownerId, organizationId } });

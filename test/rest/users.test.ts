@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
+import { expectError, refusedUnchanged } from '../helpers/expect.ts';
 
 /**
  * The Users endpoints of Document A, through HTTP: every documented rule, the exact output
@@ -25,17 +26,6 @@ const parseDatetime = (s: string) => new Date(`${s.replace(' ', 'T')}Z`).getTime
 let seq = 0;
 const uniq = (prefix = 'u') => `${prefix}${++seq}x${Date.now().toString(36)}`;
 
-function expectError(r: RpcResult, status: number, code?: string, argument?: string) {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.error).toBeTruthy();
-  expect(r.code).toMatch(/^[A-Z0-9_]+$/);
-  if (code) expect(r.code).toBe(code);
-  expect(r.body.error.code).toBe(r.code);
-  if (argument) {
-    expect(r.body.error.argument).toBe(argument);
-    expect(r.error).toContain(`'${argument}'`);
-  }
-}
 
 /** Everything a users call could write. */
 async function snapshot() {
@@ -51,13 +41,7 @@ async function snapshot() {
 }
 
 /** Runs a call that must be refused, checks the error and that nothing was written. */
-async function refused(call: () => Promise<RpcResult>, status: number, code?: string, argument?: string): Promise<RpcResult> {
-  const before = await snapshot();
-  const r = await call();
-  expectError(r, status, code, argument);
-  expect(await snapshot()).toEqual(before);
-  return r;
-}
+const refused = refusedUnchanged(snapshot);
 
 interface NewUser {
   user: string;

@@ -6,6 +6,7 @@ import { enqueueEvent } from '../../src/services/webhooks/events.ts';
 import { isNonPublicAddress } from '../../src/services/webhooks/address-guard.ts';
 import { verify } from '../../src/services/webhooks/signature.ts';
 import { freePort, startReceiver, type Received, type Receiver } from '../jobs/receiver.ts';
+import { expectError } from '../helpers/expect.ts';
 
 const RETRY_BASE_MS = 200;
 
@@ -30,16 +31,6 @@ afterEach(async () => {
   rx.answer(200);
 });
 
-function expectError(r: RpcResult, status: number, code: string, argument?: string) {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.code).toBe(code);
-  expect(r.error).toBeTruthy();
-  expect(r.body.error.code).toBe(code);
-  if (argument) {
-    expect(r.body.error.argument).toBe(argument);
-    expect(r.error).toContain(`'${argument}'`);
-  }
-}
 
 async function newOrganization(title: string, ownerId: string | null = null): Promise<string> {
   return (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title, ownerId } })).id;
