@@ -9,6 +9,7 @@ import { forgetContent } from '../content/registry.ts';
 import { findUser } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
+import { contactOf } from '../notifications/notifications.service.ts';
 
 /**
  * Classes, their memberships and assignments, under the content permission policy
@@ -154,9 +155,7 @@ export async function listClasses(ctx: Context, raw: Record<string, unknown>): P
   return ctx.db.class.findMany({
     where: await classesWhere(ctx, search),
     orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    take: limit,
-    // The contract ignores `page` in search mode.
-    skip: search ? 0 : (page - 1) * limit,
+    ...s.pageWindow({ search, limit, page }),
   });
 }
 
@@ -236,8 +235,7 @@ function expiryOf(expires: number | Date | undefined, now: number): Date | null 
 }
 
 function membershipMessage(ctx: Context, cls: Class, user: User, expiresAt: Date | null) {
-  // Email when the user has an address; SMS when it only has a phone; nothing when it has neither.
-  const to = user.email ? { channel: 'email' as const, recipient: user.email } : user.phone ? { channel: 'sms' as const, recipient: user.phone } : null;
+  const to = contactOf(user);
   if (!to) return null;
   const until = expiresAt ? ` until ${expiresAt.toISOString().slice(0, 19).replace('T', ' ')} UTC` : '';
   return {

@@ -8,7 +8,7 @@ import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/registry.ts';
 import { parseInput } from '../validation.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
-import { paging } from '../users/users.schemas.ts';
+import { pageWindow, paging } from '../users/users.schemas.ts';
 import * as s from './integrations.schemas.ts';
 import { generateKeys, keyKindOf, keysRecord, replacementKeys, type KeysRecord } from './keys.ts';
 
@@ -42,8 +42,7 @@ export async function listIntegrations(ctx: Context, raw: Record<string, unknown
   return ctx.db.integration.findMany({
     where: await visibleIntegrationsWhere(ctx, search),
     orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    take: limit,
-    skip: search ? 0 : (page - 1) * limit,
+    ...pageWindow({ search, limit, page }),
   });
 }
 

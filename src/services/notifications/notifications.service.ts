@@ -12,6 +12,12 @@ export interface Message {
   userId?: string;
 }
 
+/** How to reach a user: email when it has an address, SMS when it only has a phone, else not at all. */
+export function contactOf(user: { email: string | null; phone: string | null }): Pick<Message, 'channel' | 'recipient'> | null {
+  if (user.email) return { channel: 'email', recipient: user.email };
+  return user.phone ? { channel: 'sms', recipient: user.phone } : null;
+}
+
 /**
  * Where messages finally go. `sent` means a real transport (SMTP) accepted the message;
  * `recorded` means none carries this channel and the outbox row is the whole delivery (readable

@@ -9,6 +9,7 @@ import { parseInput } from '../validation.ts';
 import { findDepartment, levelsOf } from './departments.service.ts';
 import { lockOrganizations, organizationFor, organizationLink } from './organizations.service.ts';
 import * as s from './organizations.schemas.ts';
+import { contactOf } from '../notifications/notifications.service.ts';
 
 /**
  * Memberships. A write states the whole membership: its department (none when not given) and its
@@ -134,7 +135,7 @@ async function notifyMember(
   tx: Prisma.TransactionClient,
   m: { organization: Organization; user: User; department: Department | null; levels: MemberLevels; added: boolean },
 ): Promise<void> {
-  const to = m.user.email ? { channel: 'email' as const, recipient: m.user.email } : m.user.phone ? { channel: 'sms' as const, recipient: m.user.phone } : null;
+  const to = contactOf(m.user);
   if (!to) return;
   const title = m.organization.title;
   const lines = [

@@ -6,7 +6,7 @@ import { organizationAccess, type OrganizationAccess } from '../../auth/organiza
 import { assertCan, viewableWhere, type ContentRef } from '../../auth/permissions.ts';
 import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/registry.ts';
-import { paging } from '../users/users.schemas.ts';
+import { pageWindow, paging } from '../users/users.schemas.ts';
 import { validateCustomFields } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './organizations.schemas.ts';
@@ -52,9 +52,7 @@ export async function listOrganizations(ctx: Context, raw: Record<string, unknow
   return ctx.db.organization.findMany({
     where: await visibleOrganizationsWhere(ctx, search),
     orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    take: limit,
-    // The contract ignores `page` in search mode.
-    skip: search ? 0 : (page - 1) * limit,
+    ...pageWindow({ search, limit, page }),
   });
 }
 

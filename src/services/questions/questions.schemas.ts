@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { code, externalId, float, int, text } from '../validation.ts';
-import { paging } from '../users/users.schemas.ts';
+import { pageWindow, paging } from '../users/users.schemas.ts';
 import { QUESTION_TYPES, parseFreeTextRules, parseTolerance, splitList } from './answer-checker.ts';
 
 /**
@@ -9,7 +9,7 @@ import { QUESTION_TYPES, parseFreeTextRules, parseTolerance, splitList } from '.
  * answers against the type, references between answers and options) in question-input.ts.
  */
 
-export { paging };
+export { pageWindow, paging };
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 const asText = (v: unknown) => (typeof v === 'number' ? String(v) : v);

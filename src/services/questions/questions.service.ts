@@ -104,9 +104,7 @@ export async function listQuestions(ctx: Context, raw: Record<string, unknown>):
   return ctx.db.question.findMany({
     where: await questionsWhere(ctx, search),
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    take: limit,
-    // As everywhere in the contract, `page` does not apply in search mode.
-    skip: search ? 0 : (page - 1) * limit,
+    ...s.pageWindow({ search, limit, page }),
   });
 }
 

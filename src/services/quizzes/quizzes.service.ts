@@ -4,7 +4,7 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/registry.ts';
 import { parseInput } from '../validation.ts';
-import { paging } from '../users/users.schemas.ts';
+import { pageWindow, paging } from '../users/users.schemas.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
 import { assertActiveLanguage, findQuizSet, viewableQuizSetsWhere } from './access.ts';
 import { copiedSettings, unconfigured } from './settings.service.ts';
@@ -23,8 +23,7 @@ export async function listQuizSets(ctx: Context, raw: Record<string, unknown>): 
   return ctx.db.quizSet.findMany({
     where: await quizSetsWhere(ctx, search),
     orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    take: limit,
-    skip: search ? 0 : (page - 1) * limit,
+    ...pageWindow({ search, limit, page }),
   });
 }
 

@@ -51,9 +51,7 @@ export async function listTags(ctx: Context, raw: Record<string, unknown>): Prom
   return ctx.db.tag.findMany({
     where: await viewableTagsWhere(ctx, search),
     orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    take: limit,
-    // The contract ignores `page` in search mode.
-    skip: search ? 0 : (page - 1) * limit,
+    ...s.pageWindow({ search, limit, page }),
   });
 }
 

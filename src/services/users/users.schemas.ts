@@ -9,6 +9,9 @@ export const paging = z.object({
 });
 export type Paging = z.output<typeof paging>;
 
+/** The rows a page asks for, as Prisma `take`/`skip`; the contract ignores `page` in search mode. */
+export const pageWindow = ({ search, limit, page }: Paging) => ({ take: limit, skip: search ? 0 : (page - 1) * limit });
+
 export const templates = [
   'corporate_test',
   'corporate_user',

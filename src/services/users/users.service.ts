@@ -46,9 +46,7 @@ export async function listUsers(ctx: Context, raw: Record<string, unknown>) {
   return ctx.db.user.findMany({
     where: managedUsersWhere(ctx, search),
     orderBy: [{ fullName: 'asc' }, { id: 'asc' }],
-    take: limit,
-    // The contract ignores `page` in search mode.
-    skip: search ? 0 : (page - 1) * limit,
+    ...s.pageWindow({ search, limit, page }),
   });
 }
 
