@@ -2,6 +2,8 @@
 declare module 'autocannon' {
   interface Options {
     url: string;
+    method?: string;
+    body?: string;
     connections?: number;
     duration?: number;
     pipelining?: number;

@@ -67,6 +67,8 @@ async function time(label: string, iterations: number, op: () => unknown): Promi
   console.log(`${rounds[Math.floor(ROUNDS / 2)]!.toFixed(1).padStart(8)} µs  ${label}`);
 }
 
+const graphql = (query: string) =>
+  new Request('http://bench.test/graphql', { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
 const request = (endpoint: string) => new Request(`http://bench.test/api/v1/${endpoint}`, { headers: { authorization } });
 console.log(`database ${config.database.kind}\n`);
 try {
@@ -83,6 +85,8 @@ try {
   await time('app.fetch GET test:app, LOG_LEVEL silent', 500, async () => (await quietApp.fetch(request('test:app'))).text());
   await time('app.fetch GET test:app, LOG_LEVEL info to a file', 500, async () => (await loggingApp.fetch(request('test:app'))).text());
   await time('app.fetch GET user:me, LOG_LEVEL info to a file', 500, async () => (await loggingApp.fetch(request('user:me'))).text());
+  await time('app.fetch GraphQL { __typename }, LOG_LEVEL info to a file', 500, async () => (await loggingApp.fetch(graphql('{ __typename }'))).text());
+  await time('app.fetch GraphQL { me { id name } }, LOG_LEVEL info to a file', 500, async () => (await loggingApp.fetch(graphql('{ me { id name } }'))).text());
 } finally {
   await quietApp.close();
   await loggingApp.close();

@@ -8,6 +8,7 @@ import { AppError } from './errors.ts';
 import { healthPage, jwksPage, linkProbe, loginPage, notFound, type SimpleResponse } from './http/pages.ts';
 import { filePage } from './http/files.ts';
 import { createGraphQLHandler, type GraphQLHandler } from './graphql/yoga.ts';
+import { requestIdFrom } from './http/request-id.ts';
 
 export interface App {
   /** The whole service as a fetch handler: used by tests and any fetch-based server. */
@@ -17,12 +18,6 @@ export interface App {
   /** Set once migrations ran and the database answers; /health reports 503 before. */
   markReady(): void;
   close(): Promise<void>;
-}
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
-function requestIdFrom(header: string | null | undefined): string {
-  return header && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
 /** Non-API pages shared by both adapters; undefined means "not mine". */
@@ -64,7 +59,14 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
       });
       return new Response(result.body, { status: result.status, headers: result.headers });
     }
-    if (url.pathname === '/graphql') return graphql.fetch(request);
+    if (url.pathname === '/graphql') {
+      if (!graphql.acceptsJson(request)) return graphql.fetch(request);
+      const body = await request.text();
+      const call = { method: request.method, url: request.url, headers: request.headers, requestId: requestIdFrom(request.headers.get('x-request-id')) };
+      const result = await graphql.json(call, body);
+      if (result) return new Response(result.body, { status: result.status, headers: result.headers });
+      return graphql.fetch(new Request(request.url, { method: request.method, headers: request.headers, body }));
+    }
     const result = (await page(platform, request.method, url.pathname, ready)) ?? notFound();
     return new Response(result.status === 302 || request.method === 'HEAD' ? null : result.body, { status: result.status, headers: result.headers });
   }
@@ -74,7 +76,7 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
     res.end(head ? undefined : result.body);
   }
 
-  function readBody(req: IncomingMessage): Promise<Uint8Array> {
+  function readBody(req: IncomingMessage): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -85,9 +87,29 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
           req.destroy();
         } else chunks.push(chunk);
       });
-      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
       req.on('error', reject);
     });
+  }
+
+  /** The fast path when it applies; otherwise the request, its body already read or not, goes to yoga. */
+  async function graphqlNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const headers = { get: (name: string) => req.headers[name] as string | undefined };
+    const method = req.method ?? 'GET';
+    const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+    let body: Buffer | undefined;
+    if (graphql.acceptsJson({ method, headers })) {
+      body = await readBody(req);
+      const result = await graphql.json({ method, url, headers, requestId: requestIdFrom(headers.get('x-request-id')) }, body.toString('utf8'));
+      if (result) return send(res, result);
+    }
+    if (!body) return graphql.node(req, res);
+    // Read already, and not a single JSON operation after all (a batch, bad JSON): yoga answers it.
+    const requestHeaders = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') requestHeaders.set(name, value);
+    const response = await graphql.fetch(new Request(url, { method, headers: requestHeaders, body: new Uint8Array(body) }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
   }
 
   async function nodeHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -107,7 +129,7 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
       });
       return send(res, result);
     }
-    if (pathname === '/graphql') return graphql.node(req, res);
+    if (pathname === '/graphql') return graphqlNode(req, res);
     const result = (await page(platform, req.method ?? 'GET', pathname, ready)) ?? notFound();
     send(res, result, req.method === 'HEAD');
   }

@@ -9,7 +9,7 @@ export interface Credentials {
   assume?: string;
 }
 
-interface HeaderReader {
+export interface HeaderReader {
   get(name: string): string | null | undefined;
 }
 

@@ -6,7 +6,7 @@ import { AppError, ArgumentError } from '../errors.ts';
  * resolving differently from node) `instanceof GraphQLError` misses the other copy's errors. The
  * class's toStringTag is the same in both, subclasses included.
  */
-function isGraphQLError(error: unknown): error is GraphQLError {
+export function isGraphQLError(error: unknown): error is GraphQLError {
   return error instanceof GraphQLError || Object.prototype.toString.call(error) === '[object GraphQLError]';
 }
 

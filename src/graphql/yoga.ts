@@ -1,58 +1,182 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
-import type { GraphQLError } from 'graphql';
-import { createYoga } from 'graphql-yoga';
-import type { Context, Platform } from '../context.ts';
-import { authenticate, readCredentials } from '../auth/authenticate.ts';
-import { resolveLanguage } from '../services/instance/language.ts';
-import { UnavailableError } from '../errors.ts';
+import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { createLRUCache, createYoga, processRegularResult, type YogaInitialContext } from 'graphql-yoga';
+import { createContext, type CallInfo, type Context, type Platform } from '../context.ts';
+import type { HeaderReader } from '../auth/authenticate.ts';
 import type { RateLimiter } from '../rest/rate-limit.ts';
+import type { SimpleResponse } from '../http/pages.ts';
+import { requestIdFrom } from '../http/request-id.ts';
 import { schema } from './schema.ts';
-import { maskError } from './errors.ts';
+import { isGraphQLError, maskError } from './errors.ts';
+import { endsMaintenance } from './maintenance.ts';
+
+/** What the fast path needs of a call; `call` reaches the context factory through yoga's server context. */
+interface ServerContext {
+  call?: CallInfo;
+}
+
+export interface GraphQLRequest {
+  method: string;
+  /** The full URL: GraphQL takes credentials from its query parameters too. */
+  url: string;
+  headers: HeaderReader;
+  requestId: string;
+}
 
 export interface GraphQLHandler {
+  /** Whether a call with these headers can take the fast path (then its body is read as text and handed to `json`). */
+  acceptsJson(request: Pick<GraphQLRequest, 'method' | 'headers'>): boolean;
+  /** A JSON GraphQL request without yoga's HTTP layer; undefined when the body needs yoga after all. */
+  json(request: GraphQLRequest, body: string): Promise<SimpleResponse | undefined>;
+  /** Everything else (GraphiQL, GET, forms, batches, cross-origin calls): yoga itself. */
   fetch(request: Request): Promise<Response>;
   node(req: IncomingMessage, res: ServerResponse): void;
 }
 
+/** The JSON media type yoga would answer with for this Accept header (its own negotiation, for the regular result processor). */
+export function jsonMediaType(accept: string | null | undefined): 'application/json' | 'application/graphql-response+json' | undefined {
+  const matches = (asked: string, offered: string) => {
+    const [askedType, askedSub] = asked.split('/');
+    const [type, sub] = offered.split('/');
+    return (askedType === '*' || askedType === type) && (askedSub === '*' || askedSub === sub);
+  };
+  for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+    const [mediaType = '', ...params] = entry.split(';');
+    const charset = params.find((p) => p.includes('charset=')) ?? 'charset=utf-8';
+    if (charset !== 'charset=utf-8') continue;
+    if (matches(mediaType, 'application/json')) return 'application/json';
+    if (matches(mediaType, 'application/graphql-response+json')) return 'application/graphql-response+json';
+  }
+  return undefined;
+}
+
+/** Query parameters may carry credentials (`app`, `secret`, `assume`); most calls have none to parse. */
+const queryArgs = (url: string): Record<string, string> => (url.includes('?') ? Object.fromEntries(new URL(url).searchParams) : {});
+
+/** yoga's result processor builds a fetch Response; this one just keeps what it was given. */
+class CapturedResponse {
+  constructor(
+    readonly body: string,
+    readonly init: { status: number; headers: Record<string, string> },
+  ) {}
+}
+
+/** A document the fast path has seen: parsed and validated once, by yoga's own pipeline. */
+interface Prepared {
+  document: DocumentNode;
+}
+
+const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
+
+/** A single operation in the shape GraphQL over HTTP gives it; anything else is yoga's to answer. */
+function operationParams(body: string): { query: string; variables?: Record<string, unknown>; operationName?: string } | undefined {
+  let params: unknown;
+  try {
+    params = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return undefined;
+  const { query, variables, operationName } = params as Record<string, unknown>;
+  if (typeof query !== 'string' || Object.keys(params).some((key) => !PARAMETERS.has(key))) return undefined;
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  return { query, variables: (variables ?? undefined) as Record<string, unknown> | undefined, operationName: operationName ?? undefined };
+}
+
 /**
- * graphql-yoga at /graphql with GraphiQL. The context authenticates exactly like the REST router
- * (Bearer, Service-API-* headers, `app`/`secret`/`assume` query parameters) and shares the
- * per-application rate limits.
+ * graphql-yoga at /graphql with GraphiQL, and a fast path for the call a dashboard makes most: a
+ * same-origin POST of one JSON operation. yoga's fetch-API HTTP layer (Request, Response, streams)
+ * and its per-request plugin orchestration cost several times what a small operation costs to
+ * execute, so for that call:
+ * - the body is read by the HTTP adapter (app.ts), as for REST;
+ * - a query string seen for the first time is parsed and validated by yoga's own pipeline (the
+ *   same plugins and rules, so limits configured there apply) and kept; one that fails to parse
+ *   or validate, a batch, or odd parameters go to yoga, which answers them;
+ * - the context is createContext(), exactly what yoga's context function builds;
+ * - the operation runs through yoga's enveloped `execute` (masking and every execute hook);
+ * - the result is formatted by yoga's own `processRegularResult` (status, headers, body).
+ * test/graphql/fast-path.test.ts holds both paths to the same answers.
  */
 export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): GraphQLHandler {
-  const yoga = createYoga<{ req?: IncomingMessage; res?: ServerResponse }, Context>({
+  const maskErrors = (error: unknown) => {
+    const masked = maskError(error);
+    // The client sees only 'Unexpected error'; the cause goes to the log.
+    if ((masked as GraphQLError).extensions?.code === 'INTERNAL_ERROR') platform.log.error({ err: error }, 'unexpected GraphQL error');
+    return masked;
+  };
+  const contextFor = async (call: CallInfo, params: unknown): Promise<Context> => {
+    const maintenance = (platform.settings.fresh() ?? (await platform.settings.current())).maintenance;
+    return createContext(platform, limiter, { ...call, endsMaintenance: maintenance && endsMaintenance(params as never) });
+  };
+
+  const yoga = createYoga<ServerContext & { req?: IncomingMessage; res?: ServerResponse }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'Learning platform GraphQL' },
     landingPage: false,
     logging: false,
-    maskedErrors: {
-      maskError: (error) => {
-        const masked = maskError(error);
-        // The client sees only 'Unexpected error'; the cause goes to the log.
-        if ((masked as GraphQLError).extensions?.code === 'INTERNAL_ERROR') platform.log.error({ err: error }, 'unexpected GraphQL error');
-        return masked;
-      },
-    },
-    context: async ({ request }): Promise<Context> => {
-      const requestId = request.headers.get('x-request-id') ?? randomUUID();
-      const settings = await platform.settings.current();
-      const query = Object.fromEntries(new URL(request.url).searchParams);
-      const viewer = await authenticate(platform, readCredentials(request.headers, query));
-      // Instance administrators still get through, so that they can switch maintenance off again.
-      if (settings.maintenance && !viewer.user.admin) throw new UnavailableError(120);
-      await limiter.consume(viewer.integration.id);
-      return {
-        ...platform,
-        viewer,
-        requestId,
-        language: resolveLanguage(request.headers.get('service-language'), viewer.user.language, settings.activeLanguages),
-      };
-    },
+    maskedErrors: { maskError: maskErrors },
+    context: (initial: YogaInitialContext & ServerContext): Promise<Context> =>
+      contextFor(
+        initial.call ?? { headers: initial.request.headers, args: queryArgs(initial.request.url), requestId: requestIdFrom(initial.request.headers.get('x-request-id')) },
+        initial.params,
+      ),
   });
+  // envelop's execute does not depend on the request: one instance serves every call.
+  const { execute } = yoga.getEnveloped({} as never);
+  const prepared = createLRUCache<Prepared>({ max: 1000 });
+
+  function prepare(request: GraphQLRequest, params: { query: string }): Prepared | undefined {
+    const enveloped = yoga.getEnveloped({ request: requestLike(request), params } as never);
+    try {
+      const document = enveloped.parse(params.query);
+      if (enveloped.validate(enveloped.schema, document).length > 0) return undefined;
+      const entry = { document };
+      prepared.set(params.query, entry);
+      return entry;
+    } catch {
+      return undefined;
+    }
+  }
+
   return {
+    acceptsJson({ method, headers }) {
+      const type = headers.get('content-type');
+      return (
+        method === 'POST' &&
+        // Browsers on other origins go through yoga, which answers their CORS questions.
+        !headers.get('origin') &&
+        !!type &&
+        /^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(type) &&
+        jsonMediaType(headers.get('accept')) !== undefined
+      );
+    },
+
+    async json(request, body) {
+      const params = operationParams(body);
+      const entry = params && (prepared.get(params.query) ?? prepare(request, params));
+      const operation = entry && getOperationAST(entry.document, params.operationName);
+      if (!params || !entry || !operation || operation.operation === 'subscription') return undefined;
+      let result: ExecutionResult;
+      try {
+        const contextValue = await contextFor({ headers: request.headers, args: queryArgs(request.url), requestId: request.requestId }, params);
+        result = (await execute({ schema, document: entry.document, contextValue, variableValues: params.variables, operationName: params.operationName })) as ExecutionResult;
+      } catch (error) {
+        // Refused before execution (credentials, maintenance, rate limit), as yoga's handleError does.
+        const masked = maskErrors(error);
+        result = { errors: [isGraphQLError(masked) ? masked : new GraphQLError(masked.message, { originalError: masked })] };
+      }
+      const response = (await processRegularResult(result as never, { Response: CapturedResponse } as never, jsonMediaType(request.headers.get('accept'))!)) as unknown as CapturedResponse;
+      const headers: Record<string, string> = { 'x-request-id': request.requestId };
+      for (const [name, value] of Object.entries(response.init.headers)) headers[name.toLowerCase()] = String(value);
+      return { status: response.init.status, headers, body: response.body };
+    },
+
     fetch: (request) => Promise.resolve(yoga.fetch(request)),
     node: (req, res) => void yoga(req, res),
   };
 }
+
+/** What yoga's plugins read of a request (usePreventMutationViaGET: the method). */
+const requestLike = (request: GraphQLRequest) => ({ method: request.method, url: request.url, headers: request.headers });

@@ -1,11 +1,9 @@
-import type { Platform } from '../context.ts';
-import { authenticate, readCredentials } from '../auth/authenticate.ts';
-import { AppError, ArgumentError, MethodNotAllowedError, NotAcceptableError, NotImplementedError, UnavailableError, UnknownEndpointError } from '../errors.ts';
+import { createContext, type Platform } from '../context.ts';
+import { AppError, ArgumentError, MethodNotAllowedError, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
 import { allowedMethods, findOperation } from './operations.ts';
 import { routes } from './routes.ts';
 import { toContractName, toServiceArgs } from './names.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import { resolveLanguage } from '../services/instance/language.ts';
 
 export interface RestRequest {
   method: string;
@@ -102,21 +100,9 @@ export class RestRouter {
       throw new NotAcceptableError('UNSUPPORTED_VERSION', `Version '${requested}' is not supported; version 1 is the only version`);
     }
 
-    const settings = this.platform.settings.fresh() ?? (await this.platform.settings.current());
-    if (settings.maintenance) throw new UnavailableError(120);
-
-    const viewer = await authenticate(this.platform, readCredentials(req.headers, args));
-    if (this.limiter.active) await this.limiter.consume(viewer.integration.id);
-
+    const ctx = await createContext(this.platform, this.limiter, { headers: req.headers, args, requestId: req.requestId });
     const handler = routes[`${operation.method} ${endpoint}`];
     if (!handler) throw new NotImplementedError(`${operation.method} ${endpoint}`);
-
-    const ctx = {
-      ...this.platform,
-      viewer,
-      requestId: req.requestId,
-      language: resolveLanguage(req.headers.get('service-language'), viewer.user.language, settings.activeLanguages),
-    };
     const output = await handler(ctx, toServiceArgs(args), { version });
     return {
       endpoint,

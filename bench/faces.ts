@@ -1,5 +1,6 @@
 /**
- * REST face vs. a bare node:http server answering the same JSON.
+ * Both faces measured in one run: REST against a bare node:http server answering the same JSON,
+ * and GraphQL against REST for the same data.
  *
  * The ratio service/bare says how much of a loopback call's budget goes to routing, credentials
  * (a database lookup and an AES-GCM decryption per call), instance settings and the per-call log
@@ -11,7 +12,8 @@
  *   BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_CONNECTIONS=10 LOG_LEVEL=info npm run bench
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema, dropped after)
  *   BENCH_AUTH_CACHE_MS=2000 npm run bench     (what-if: the credential lookup memoised, see below)
- *   BENCH_ONLY=service node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/rest-vs-bare.ts
+ *   BENCH_CASES=GraphQL npm run bench          (only the cases whose name contains one of these)
+ *   BENCH_ONLY=service node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/faces.ts
  *
  * The service logs as in production (pino, LOG_LEVEL, default info, same redaction) but into a file
  * in the temporary DATA_DIR instead of a terminal, so terminal rendering is not measured.
@@ -37,7 +39,6 @@ const envNumber = (name: string, fallback: number) => Number(process.env[name] ?
 const DURATION = envNumber('BENCH_DURATION', 10);
 const WARMUP = envNumber('BENCH_WARMUP', 2);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10);
-const ENDPOINTS = ['test:app', 'user:me'] as const;
 /** `bare` or `service` measures one side only: a CPU profile of the service alone is easier to read. */
 const ONLY = process.env.BENCH_ONLY;
 /**
@@ -144,21 +145,49 @@ function bareHandler(bodies: Map<string, string>): RequestListener {
   };
 }
 
-async function load(url: string, authorization: string, duration: number) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, workers: 1, headers: { authorization } });
+interface Case {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  /** What it is measured against, in the same run: the bare server or another case. */
+  against: 'bare' | string;
+}
+
+const graphql = (query: string) => JSON.stringify({ query });
+/**
+ * REST against bare node:http; GraphQL against REST for the same data (`{ me { id name } }` is
+ * what `GET user:me` answers; `{ __typename }` is GraphQL with no data at all).
+ */
+const CASES = ([
+  { name: 'REST GET test:app', method: 'GET', path: '/api/v1/test:app', against: 'bare' },
+  { name: 'REST GET user:me', method: 'GET', path: '/api/v1/user:me', against: 'bare' },
+  { name: 'GraphQL { me { id name } }', method: 'POST', path: '/graphql', body: graphql('{ me { id name } }'), against: 'REST GET user:me' },
+  { name: 'GraphQL { __typename }', method: 'POST', path: '/graphql', body: graphql('{ __typename }'), against: 'REST GET user:me' },
+] satisfies Case[]).filter((c) => !process.env.BENCH_CASES || process.env.BENCH_CASES.split(',').some((name) => c.name.includes(name.trim())));
+
+async function load(base: string, c: Case, authorization: string, duration: number) {
+  const result = await autocannon({
+    url: base + c.path,
+    method: c.method,
+    body: c.body,
+    connections: CONNECTIONS,
+    duration,
+    workers: 1,
+    headers: { authorization, ...(c.body ? { 'content-type': 'application/json' } : {}) },
+  });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(`${c.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
   return result;
 }
 
 const service = await startService();
 const bodies = new Map<string, string>();
-for (const endpoint of ENDPOINTS) {
-  const path = `/api/v1/${endpoint}`;
-  const response = await fetch(service.base + path, { headers: { authorization: service.authorization } });
-  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
-  bodies.set(path, await response.text());
+for (const c of CASES.filter((c) => c.against === 'bare')) {
+  const response = await fetch(service.base + c.path, { headers: { authorization: service.authorization } });
+  if (response.status !== 200) throw new Error(`GET ${c.path}: ${response.status} ${await response.text()}`);
+  bodies.set(c.path, await response.text());
 }
 const bare = await listen(bareHandler(bodies));
 
@@ -167,24 +196,28 @@ console.log(
     `${WARMUP} s warm-up + ${DURATION} s per run, node ${process.version}, ${cpus().length} cores, ` +
     `load average ${loadavg()[0]!.toFixed(2)}${AUTH_CACHE_MS > 0 ? `, WHAT-IF: credential lookup cached ${AUTH_CACHE_MS} ms` : ''}\n`,
 );
-const rows: { endpoint: string; bare: number; service: number; ratio: string; p99: string }[] = [];
+const measured = new Map<string, { rps: number; p99: number }>();
+async function measure(name: string, base: string, c: Case) {
+  if (WARMUP > 0) await load(base, c, service.authorization, WARMUP);
+  const result = await load(base, c, service.authorization, DURATION);
+  measured.set(name, { rps: result.requests.average, p99: result.latency.p99 });
+  console.log(`${name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(6)} req/s  latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
+}
+const rows: { case: string; against: string; reqPerSec: number; reference: number; ratio: string; p99: string }[] = [];
 try {
-  for (const endpoint of ENDPOINTS) {
-    const path = `/api/v1/${endpoint}`;
-    const measured: Record<'bare' | 'service', { rps: number; p99: number }> = { bare: { rps: 0, p99: 0 }, service: { rps: 0, p99: 0 } };
-    for (const [name, base] of [['bare', bare.base], ['service', service.base]] as const) {
-      if (ONLY && ONLY !== name) continue;
-      if (WARMUP > 0) await load(base + path, service.authorization, WARMUP);
-      const result = await load(base + path, service.authorization, DURATION);
-      measured[name] = { rps: result.requests.average, p99: result.latency.p99 };
-      console.log(`GET ${path} ${name.padEnd(7)} ${result.requests.average.toFixed(0).padStart(6)} req/s  latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
-    }
+  for (const c of CASES) {
+    const reference = c.against === 'bare' ? `bare ${c.path}` : c.against;
+    if (c.against === 'bare' && ONLY !== 'service') await measure(reference, bare.base, c);
+    if (ONLY !== 'bare') await measure(c.name, service.base, c);
+    const mine = measured.get(c.name);
+    const theirs = measured.get(reference);
     rows.push({
-      endpoint: `GET ${path}`,
-      bare: Math.round(measured.bare.rps),
-      service: Math.round(measured.service.rps),
-      ratio: ONLY ? '-' : `${((measured.service.rps / measured.bare.rps) * 100).toFixed(1)}%`,
-      p99: `${measured.bare.p99} / ${measured.service.p99} ms`,
+      case: c.name,
+      against: reference,
+      reqPerSec: Math.round(mine?.rps ?? 0),
+      reference: Math.round(theirs?.rps ?? 0),
+      ratio: mine && theirs ? `${((mine.rps / theirs.rps) * 100).toFixed(1)}%` : '-',
+      p99: `${mine?.p99 ?? '-'} / ${theirs?.p99 ?? '-'} ms`,
     });
   }
   console.log();
