@@ -797,6 +797,12 @@ describe('user:assume', () => {
     expect((await t.rpc('GET', 'user:me', { assume: r.body.token }, { as: other })).body.user).toBe(u.user);
   });
 
+  it('checks a password given for a managed user too: a wrong one is refused, the right one accepted', async () => {
+    const u = await createUser({ password: 'managed-password' });
+    await refused(() => t.rpc('POST', 'user:assume', { user: u.user, password: 'not-the-password' }, { as: boss }), 403, 'WRONG_PASSWORD', 'password');
+    expect((await t.rpc('POST', 'user:assume', { user: u.user, password: 'managed-password' }, { as: boss })).status).toBe(200);
+  });
+
   it('accepts the user secret (the secret of one of its API applications) instead of the password', async () => {
     const owner = await t.newCaller('secretholder');
     await refused(() => t.rpc('POST', 'user:assume', { user: owner.user.id, password: 'not-the-secret' }, { as: other }), 403, undefined, 'password');

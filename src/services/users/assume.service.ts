@@ -10,7 +10,8 @@ import * as s from './users.schemas.ts';
 
 /**
  * Tokens that let the application act as another user. A managed user can be assumed without a
- * password; any other user only with its password or the secret of one of its API applications. Tokens are random, shown once, stored as a
+ * password; any other user only with its password or the secret of one of its API applications.
+ * A password that is given is checked in both cases. Tokens are random, shown once, stored as a
  * SHA-256 digest, and only the application owner that asked for one can use it.
  */
 export async function assumeUser(ctx: Context, raw: Record<string, unknown>): Promise<{ user: User; token: string; valid: Date }> {
@@ -19,11 +20,10 @@ export async function assumeUser(ctx: Context, raw: Record<string, unknown>): Pr
   if (!user) throw new ArgumentError('user', `no user matches '${input.user}'`, 'NOT_FOUND');
   if (!user.enabled) throw new PermissionError('The user is disabled', 'USER_DISABLED');
   const managed = userPolicy.manage(ctx.viewer, user) || user.id === ctx.viewer.owner.id;
-  if (!managed) {
-    if (input.password === undefined) throw new ArgumentError('password', 'is required for a user you do not manage', 'MISSING_ARGUMENT');
-    if (!(await verifyPassword(input.password, user.passwordHash)) && !(await isUserSecret(ctx, user, input.password))) {
-      throw new ArgumentError('password', 'does not match', 'WRONG_PASSWORD');
-    }
+  // A managed user needs no password, but a password that is given must be right.
+  if (!managed && input.password === undefined) throw new ArgumentError('password', 'is required for a user you do not manage', 'MISSING_ARGUMENT');
+  if (input.password !== undefined && !(await verifyPassword(input.password, user.passwordHash)) && !(await isUserSecret(ctx, user, input.password))) {
+    throw new ArgumentError('password', 'does not match', 'WRONG_PASSWORD');
   }
   const token = `${randomToken(8)}.${randomToken(40)}`;
   const valid = new Date(Math.floor(Date.now() / 1000) * 1000 + ctx.config.ASSUME_TOKEN_TTL_SECONDS * 1000);
