@@ -158,6 +158,51 @@ describe('SMTP transport (SMTP_URL set)', () => {
   });
 });
 
+describe('the outbox on the job kit', () => {
+  // By payload: a failed job gives its key up.
+  const jobOf = (id: string) => t.db.prisma.job.findFirst({ where: { task: 'notifications.deliver', payload: { equals: { notification: id } } } });
+
+  it('a message and its delivery job are written with the change that causes them, or not at all', async () => {
+    const message = { channel: 'sms' as const, recipient: '+1 5550102', subject: '', body: 'atomic' };
+    await expect(
+      t.db.prisma.$transaction(async (tx) => {
+        await t.platform.notifier.enqueue(tx, message);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await t.db.prisma.notification.count({ where: { body: 'atomic' } })).toBe(0);
+
+    await t.db.prisma.$transaction((tx) => t.platform.notifier.enqueue(tx, message));
+    const row = await t.db.prisma.notification.findFirstOrThrow({ where: { body: 'atomic' } });
+    expect(await jobOf(row.id)).toMatchObject({ status: 'pending', payload: { notification: row.id } });
+    await t.platform.notifier.deliverPending();
+    expect(await t.db.prisma.notification.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: 'recorded' });
+    expect(await jobOf(row.id)).toBeNull();
+  });
+
+  it('retries a refused message with doubling waits and fails it for good after 8 attempts', async () => {
+    smtp.state.rejectRecipients = true;
+    try {
+      const user = await newUser('hopeless-reader');
+      const { id } = (await outbox(user))[0]!;
+      const waits: number[] = [];
+      for (let attempt = 1; attempt <= 8; attempt++) {
+        await t.db.prisma.job.updateMany({ where: { dedupeKey: id }, data: { runAt: new Date() } });
+        const before = Date.now();
+        expect(await t.platform.notifier.deliverPending()).toBe(0);
+        const row = (await outbox(user))[0]!;
+        expect(row).toMatchObject({ attempts: attempt, status: attempt < 8 ? 'pending' : 'failed', sentAt: null });
+        expect(row.lastError).toMatch(/550/);
+        if (attempt < 8) waits.push(Math.round((row.nextAttemptAt.getTime() - before) / 1000));
+      }
+      expect(waits).toEqual([2, 4, 8, 16, 32, 64, 128]);
+      expect(await jobOf(id)).toMatchObject({ status: 'failed', attempts: 8, lastError: expect.stringMatching(/550/) });
+    } finally {
+      smtp.state.rejectRecipients = false;
+    }
+  });
+});
+
 describe('recording transport (no SMTP_URL)', () => {
   it('records email as delivered by the outbox alone', async () => {
     const recording = new Notifier(t.db.prisma);

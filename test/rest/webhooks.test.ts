@@ -61,6 +61,8 @@ async function signingSecret(webhook: string): Promise<string> {
 }
 
 const delivery = (id: string) => t.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } });
+/** As if the delivery's wait had passed: its job (keyed by the delivery id) is due now. */
+const makeDue = (id: string, app = t) => app.db.prisma.job.updateMany({ where: { dedupeKey: id }, data: { runAt: new Date() } });
 
 function expectSigned(request: Received, secret: string, content = request.body) {
   const ok = verify(secret, { id: String(request.headers['webhook-id']), timestamp: String(request.headers['webhook-timestamp']), signature: String(request.headers['webhook-signature']) }, content);
@@ -237,11 +239,14 @@ describe('GET, PATCH and DELETE organization:webhook', () => {
   it('DELETE removes the webhook with its deliveries', async () => {
     const webhook = await create({ title: 'Doomed' });
     const id = await trigger(webhook, { x: 1 });
+    expect(await t.db.prisma.job.count({ where: { dedupeKey: id } })).toBe(1);
     const r = await t.rpc('DELETE', 'organization:webhook', { organization, webhook });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ organization, webhook, success: true });
     expectError(await t.rpc('GET', 'organization:webhook', { organization, webhook }), 403, 'NOT_FOUND', 'webhook');
     expect(await t.db.prisma.webhookDelivery.findUnique({ where: { id } })).toBeNull();
+    // Its job went with it.
+    expect(await t.db.prisma.job.count({ where: { dedupeKey: id } })).toBe(0);
     expectError(await t.rpc('DELETE', 'organization:webhook', { organization, webhook }), 403, 'NOT_FOUND', 'webhook');
   });
 });
@@ -435,7 +440,7 @@ describe('POST organization:webhook:trigger and delivery', () => {
     const down = await create({ endpoint: `http://127.0.0.1:${closed}/hook` });
     const id = await trigger(down);
     for (let attempt = 1; attempt <= 3; attempt++) {
-      await t.db.prisma.webhookDelivery.update({ where: { id }, data: { nextAttemptAt: new Date() } });
+      await makeDue(id);
       await deliverDueWebhooks(t.platform);
       const row = await delivery(id);
       expect(row.attempts).toBe(attempt);
@@ -537,4 +542,5 @@ describe('address guard (default configuration: WEBHOOK_ALLOW_PRIVATE unset)', (
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(rx.requests.filter((q) => q.url === '/rebound')).toHaveLength(0);
   });
+
 });

@@ -1,5 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
+import { enqueue } from '../../jobs/queue.ts';
+import { deliverWebhook } from './delivery.ts';
 import type { WebhookEvent } from './webhooks.schemas.ts';
 
 export interface WebhookEventInput {
@@ -53,5 +55,6 @@ export async function enqueueEvent(tx: Prisma.TransactionClient, input: WebhookE
     return { id, webhookId: w.id, event: input.event, payload: payload as unknown as Prisma.InputJsonValue, nextAttemptAt: time, createdAt: time };
   });
   await tx.webhookDelivery.createMany({ data: rows });
+  for (const row of rows) await enqueue(tx, deliverWebhook, { delivery: row.id }, { runAt: time, dedupeKey: row.id });
   return rows.map((r) => r.id);
 }

@@ -2,6 +2,7 @@ import type { Context, Viewer } from '../../context.ts';
 import type { Organization, Prisma, Webhook, WebhookDelivery } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { cancel } from '../../jobs/queue.ts';
 import { assertOrganization, organizationAccess } from '../../auth/organization-policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { organizationFor } from '../organizations/organizations.service.ts';
@@ -9,6 +10,7 @@ import { parseInput } from '../validation.ts';
 import * as s from './webhooks.schemas.ts';
 import { EndpointRefusedError, resolveEndpoint } from './address-guard.ts';
 import { enqueueEvent } from './events.ts';
+import { deliverWebhook } from './delivery.ts';
 import { newSigningSecret } from './signature.ts';
 
 /** Webhooks are managed by the organization's managers only (organizationAccess(...).manager). */
@@ -145,10 +147,12 @@ export async function updateWebhook(ctx: Context, raw: Record<string, unknown>):
   });
 }
 
-/** Deleting a webhook also drops its deliveries, pending ones included. */
+/** Deleting a webhook also drops its deliveries, pending ones included, and their jobs. */
 export async function deleteWebhook(ctx: Context, raw: Record<string, unknown>): Promise<Webhook> {
   const { webhook } = await managedWebhook(ctx, parseInput(s.webhookRef, raw));
   await ctx.db.$transaction(async (tx) => {
+    const pending = await tx.webhookDelivery.findMany({ where: { webhookId: webhook.id, status: 'pending' }, select: { id: true } });
+    await cancel(tx, deliverWebhook, pending.map((d) => d.id));
     await tx.webhook.delete({ where: { id: webhook.id } });
     await audit(ctx, tx, 'webhook.delete', webhook.id);
   });
