@@ -1,12 +1,13 @@
 import type { Platform } from '../context.ts';
 import { deliverNotification } from '../services/notifications/notifications.service.ts';
+import { expireQuestionExport } from '../services/questions/export.ts';
 import { deliverWebhook } from '../services/webhooks/delivery.ts';
 import { startWorker, type Worker } from './run.ts';
 import { asSystem } from './system.ts';
 import type { Task } from './task.ts';
 
 /** Every task the service runs. A task missing here is never claimed: its jobs wait. */
-export const serviceTasks: readonly Task[] = [deliverNotification, deliverWebhook];
+export const serviceTasks: readonly Task[] = [deliverNotification, deliverWebhook, expireQuestionExport];
 
 /**
  * The service's background work, as the system. The queue lives in the database, so work
