@@ -8,7 +8,7 @@ import { audit } from '../audit/audit.service.ts';
 import { organizationFor } from '../organizations/organizations.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './webhooks.schemas.ts';
-import { EndpointRefusedError, resolveEndpoint } from './address-guard.ts';
+import { checkEndpointHost, EndpointRefusedError } from './address-guard.ts';
 import { enqueueEvent } from './events.ts';
 import { deliverWebhook } from './delivery.ts';
 import { newSigningSecret } from './signature.ts';
@@ -94,10 +94,14 @@ async function authSettings(ctx: Context, input: s.CreateWebhook): Promise<AuthS
   };
 }
 
-/** Refuses endpoints that do not resolve, or resolve to non-public addresses (see address-guard.ts). */
-async function checkEndpoint(ctx: Context, endpoint: string): Promise<void> {
+/**
+ * Refuses endpoints that are non-public IP addresses or obviously local names. Names are not
+ * resolved here: DNS may be unavailable where the service runs, and its answer may change; each
+ * delivery resolves and checks the addresses (see address-guard.ts).
+ */
+function checkEndpoint(ctx: Context, endpoint: string): void {
   try {
-    await resolveEndpoint(new URL(endpoint), ctx.config.webhooks.allowPrivate);
+    checkEndpointHost(new URL(endpoint), ctx.config.webhooks.allowPrivate);
   } catch (error) {
     if (!(error instanceof EndpointRefusedError)) throw error;
     throw new ArgumentError('endpoint', error.message, error.reason === 'NON_PUBLIC' ? 'ENDPOINT_NOT_ALLOWED' : 'ENDPOINT_UNRESOLVABLE');
@@ -108,8 +112,7 @@ export async function createWebhook(ctx: Context, raw: Record<string, unknown>):
   const input = parseInput(s.createWebhook, raw);
   const organization = await managedOrganization(ctx, input.organization);
   const auth = await authSettings(ctx, input);
-  // DNS before the transaction: no network waits while it holds the (embedded) database.
-  await checkEndpoint(ctx, input.endpoint);
+  checkEndpoint(ctx, input.endpoint);
   return ctx.db.$transaction(async (tx) => {
     const webhook = await tx.webhook.create({
       data: {
