@@ -14,5 +14,8 @@ export const serviceTasks: readonly Task[] = [deliverNotification, deliverWebhoo
  * enqueued before a crash is picked up after the restart by whichever instance gets there first.
  */
 export function startWorkers(platform: Platform, intervalMs = platform.config.WORKER_INTERVAL_MS): Worker {
-  return startWorker(asSystem(platform), serviceTasks, { intervalMs, concurrency: platform.config.WORKER_CONCURRENCY });
+  const concurrency = platform.config.WORKER_CONCURRENCY;
+  const worker = startWorker(asSystem(platform), serviceTasks, { intervalMs, concurrency });
+  platform.log.info({ worker: worker.name, tasks: serviceTasks.map((t) => t.name), intervalMs, concurrency }, 'worker started');
+  return worker;
 }

@@ -254,6 +254,7 @@ describe('configuration of delivery', () => {
     const c = loadConfig({ BASE_URL: 'https://learn.example.com' });
     expect(c.webhooks).toEqual({ allowPrivate: false, timeoutMs: 10_000, maxAttempts: 8, retryBaseMs: 5000 });
     expect(c.WORKER_INTERVAL_MS).toBe(1000);
+    expect(c.WORKER_CONCURRENCY).toBe(10);
     expect(c.SMTP_URL).toBeUndefined();
     expect(c.mailFrom).toBe('no-reply@learn.example.com');
     expect(loadConfig({ MAIL_FROM: 'LP <lp@example.com>', WEBHOOK_ALLOW_PRIVATE: 'yes' })).toMatchObject({ mailFrom: 'LP <lp@example.com>', webhooks: { allowPrivate: true } });
@@ -263,5 +264,6 @@ describe('configuration of delivery', () => {
     } catch (error) {
       expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['SMTP_URL', 'WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_MAX_ATTEMPTS', 'WEBHOOK_TIMEOUT_MS']);
     }
+    for (const bad of ['0', '101', 'many']) expect(() => loadConfig({ WORKER_CONCURRENCY: bad })).toThrow(/WORKER_CONCURRENCY: must be a whole number from 1 to 100/);
   });
 });
