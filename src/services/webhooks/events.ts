@@ -28,8 +28,8 @@ export interface StoredPayload {
 
 /**
  * Enqueues one delivery per active webhook of the organization that listens to the event, in the
- * caller's transaction: the deliveries exist exactly when the change that caused them does, and
- * the worker sends them after the commit (at least once). The payload is fixed here, so every
+ * caller's transaction, each with its job: they exist exactly when the change that caused them
+ * does, and a worker sends them after the commit (at least once). The payload is fixed here, so every
  * retry sends the same body. Returns the delivery ids.
  */
 export async function enqueueEvent(tx: Prisma.TransactionClient, input: WebhookEventInput): Promise<string[]> {
