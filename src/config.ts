@@ -45,8 +45,10 @@ const schema = z
     ASSUME_TOKEN_TTL_SECONDS: integer(30, 86400).default(3600),
     /** How long a looked-up integration is reused for further calls (0: look up every call). */
     AUTH_CACHE_TTL_MS: integer(0, 60_000).default(1000),
-    /** How often the background workers look for due webhook deliveries and notifications. */
+    /** How often an idle worker looks for due jobs (webhook deliveries, messages, timers). */
     WORKER_INTERVAL_MS: integer(50, 60_000).default(1000),
+    /** Jobs one instance runs at once; a slow webhook receiver holds only its own. */
+    WORKER_CONCURRENCY: integer(1, 100).default(10),
     /** Lets webhook endpoints resolve to loopback, private, link-local and other non-public addresses. */
     WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
     WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(10_000),

@@ -20,6 +20,7 @@ export function createPlatform(deps: { config: Config; db: Db; log: Logger; secr
     notifier: new Notifier(
       deps.db,
       deps.transport ?? (deps.config.SMTP_URL ? smtpTransport(deps.config.SMTP_URL, deps.config.mailFrom) : recordingTransport),
+      deps.log,
     ),
   };
 }

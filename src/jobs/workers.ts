@@ -1,43 +1,21 @@
 import type { Platform } from '../context.ts';
-import { deliverDueWebhooks } from '../services/webhooks/delivery.ts';
+import { deliverNotification } from '../services/notifications/notifications.service.ts';
+import { expireQuestionExport } from '../services/questions/export.ts';
+import { deliverWebhook } from '../services/webhooks/delivery.ts';
+import { startWorker, type Worker } from './run.ts';
+import { asSystem } from './system.ts';
+import type { Task } from './task.ts';
 
-export interface Workers {
-  stop(): Promise<void>;
-}
+/** Every task the service runs. A task missing here is never claimed: its jobs wait. */
+export const serviceTasks: readonly Task[] = [deliverNotification, deliverWebhook, expireQuestionExport];
 
 /**
- * Durable background work. Each loop reads its queue from the database, so work enqueued before a
- * crash is picked up after the restart, by whichever instance gets there first (both queues are
- * claimed row by row, so instances never take the same item).
+ * The service's background work, as the system. The queue lives in the database, so work
+ * enqueued before a crash is picked up after the restart by whichever instance gets there first.
  */
-export function startWorkers(platform: Platform, intervalMs = platform.config.WORKER_INTERVAL_MS): Workers {
-  const loops = [
-    loop(platform, 'notification delivery', () => platform.notifier.deliverPending(), intervalMs),
-    loop(platform, 'webhook delivery', () => deliverDueWebhooks(platform), intervalMs),
-  ];
-  return {
-    async stop() {
-      await Promise.all(loops.map((stop) => stop()));
-    },
-  };
-}
-
-/** Runs `job` every `intervalMs` after the previous run ends; returns a stop that waits for the run in progress. */
-function loop(platform: Platform, name: string, job: () => Promise<unknown>, intervalMs: number): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const tick = () => {
-    if (stopped) return;
-    running = job()
-      .catch((err: unknown) => platform.log.error({ err }, `${name} failed`))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  let timer = setTimeout(tick, intervalMs);
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+export function startWorkers(platform: Platform, intervalMs = platform.config.WORKER_INTERVAL_MS): Worker {
+  const concurrency = platform.config.WORKER_CONCURRENCY;
+  const worker = startWorker(asSystem(platform), serviceTasks, { intervalMs, concurrency });
+  platform.log.info({ worker: worker.name, tasks: serviceTasks.map((t) => t.name), intervalMs, concurrency }, 'worker started');
+  return worker;
 }

@@ -112,7 +112,8 @@ describe('triggerWebhooks, deliveries and the signing secret', () => {
     expect(node.deliveries[0].nextAttemptAt).toMatch(ISO);
 
     rx.answer(200);
-    await t.db.prisma.webhookDelivery.update({ where: { id: triggerWebhooks.id }, data: { nextAttemptAt: new Date() } });
+    // As if the wait had passed: the delivery's job (keyed by its id) is due now.
+    await t.db.prisma.job.updateMany({ where: { dedupeKey: triggerWebhooks.id }, data: { runAt: new Date() } });
     await deliverDueWebhooks(t.platform);
     node = (await ok(t, WebhookDocument, { webhook: hook.id, deliveries: 5 }, { as: owner })).node;
     expect(node.deliveries[0]).toMatchObject({ status: 'delivered', attempts: 2, lastStatus: 200, lastError: null, nextAttemptAt: null });

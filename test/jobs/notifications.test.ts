@@ -158,6 +158,51 @@ describe('SMTP transport (SMTP_URL set)', () => {
   });
 });
 
+describe('the outbox on the job kit', () => {
+  // By payload: a failed job gives its key up.
+  const jobOf = (id: string) => t.db.prisma.job.findFirst({ where: { task: 'notifications.deliver', payload: { equals: { notification: id } } } });
+
+  it('a message and its delivery job are written with the change that causes them, or not at all', async () => {
+    const message = { channel: 'sms' as const, recipient: '+1 5550102', subject: '', body: 'atomic' };
+    await expect(
+      t.db.prisma.$transaction(async (tx) => {
+        await t.platform.notifier.enqueue(tx, message);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await t.db.prisma.notification.count({ where: { body: 'atomic' } })).toBe(0);
+
+    await t.db.prisma.$transaction((tx) => t.platform.notifier.enqueue(tx, message));
+    const row = await t.db.prisma.notification.findFirstOrThrow({ where: { body: 'atomic' } });
+    expect(await jobOf(row.id)).toMatchObject({ status: 'pending', payload: { notification: row.id } });
+    await t.platform.notifier.deliverPending();
+    expect(await t.db.prisma.notification.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: 'recorded' });
+    expect(await jobOf(row.id)).toBeNull();
+  });
+
+  it('retries a refused message with doubling waits and fails it for good after 8 attempts', async () => {
+    smtp.state.rejectRecipients = true;
+    try {
+      const user = await newUser('hopeless-reader');
+      const { id } = (await outbox(user))[0]!;
+      const waits: number[] = [];
+      for (let attempt = 1; attempt <= 8; attempt++) {
+        await t.db.prisma.job.updateMany({ where: { dedupeKey: id }, data: { runAt: new Date() } });
+        const before = Date.now();
+        expect(await t.platform.notifier.deliverPending()).toBe(0);
+        const row = (await outbox(user))[0]!;
+        expect(row).toMatchObject({ attempts: attempt, status: attempt < 8 ? 'pending' : 'failed', sentAt: null });
+        expect(row.lastError).toMatch(/550/);
+        if (attempt < 8) waits.push(Math.round((row.nextAttemptAt.getTime() - before) / 1000));
+      }
+      expect(waits).toEqual([2, 4, 8, 16, 32, 64, 128]);
+      expect(await jobOf(id)).toMatchObject({ status: 'failed', attempts: 8, lastError: expect.stringMatching(/550/) });
+    } finally {
+      smtp.state.rejectRecipients = false;
+    }
+  });
+});
+
 describe('recording transport (no SMTP_URL)', () => {
   it('records email as delivered by the outbox alone', async () => {
     const recording = new Notifier(t.db.prisma);
@@ -209,6 +254,7 @@ describe('configuration of delivery', () => {
     const c = loadConfig({ BASE_URL: 'https://learn.example.com' });
     expect(c.webhooks).toEqual({ allowPrivate: false, timeoutMs: 10_000, maxAttempts: 8, retryBaseMs: 5000 });
     expect(c.WORKER_INTERVAL_MS).toBe(1000);
+    expect(c.WORKER_CONCURRENCY).toBe(10);
     expect(c.SMTP_URL).toBeUndefined();
     expect(c.mailFrom).toBe('no-reply@learn.example.com');
     expect(loadConfig({ MAIL_FROM: 'LP <lp@example.com>', WEBHOOK_ALLOW_PRIVATE: 'yes' })).toMatchObject({ mailFrom: 'LP <lp@example.com>', webhooks: { allowPrivate: true } });
@@ -218,5 +264,6 @@ describe('configuration of delivery', () => {
     } catch (error) {
       expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['SMTP_URL', 'WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_MAX_ATTEMPTS', 'WEBHOOK_TIMEOUT_MS']);
     }
+    for (const bad of ['0', '101', 'many']) expect(() => loadConfig({ WORKER_CONCURRENCY: bad })).toThrow(/WORKER_CONCURRENCY: must be a whole number from 1 to 100/);
   });
 });

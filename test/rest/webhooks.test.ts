@@ -61,6 +61,8 @@ async function signingSecret(webhook: string): Promise<string> {
 }
 
 const delivery = (id: string) => t.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } });
+/** As if the delivery's wait had passed: its job (keyed by the delivery id) is due now. */
+const makeDue = (id: string, app = t) => app.db.prisma.job.updateMany({ where: { dedupeKey: id }, data: { runAt: new Date() } });
 
 function expectSigned(request: Received, secret: string, content = request.body) {
   const ok = verify(secret, { id: String(request.headers['webhook-id']), timestamp: String(request.headers['webhook-timestamp']), signature: String(request.headers['webhook-signature']) }, content);
@@ -237,11 +239,14 @@ describe('GET, PATCH and DELETE organization:webhook', () => {
   it('DELETE removes the webhook with its deliveries', async () => {
     const webhook = await create({ title: 'Doomed' });
     const id = await trigger(webhook, { x: 1 });
+    expect(await t.db.prisma.job.count({ where: { dedupeKey: id } })).toBe(1);
     const r = await t.rpc('DELETE', 'organization:webhook', { organization, webhook });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ organization, webhook, success: true });
     expectError(await t.rpc('GET', 'organization:webhook', { organization, webhook }), 403, 'NOT_FOUND', 'webhook');
     expect(await t.db.prisma.webhookDelivery.findUnique({ where: { id } })).toBeNull();
+    // Its job went with it.
+    expect(await t.db.prisma.job.count({ where: { dedupeKey: id } })).toBe(0);
     expectError(await t.rpc('DELETE', 'organization:webhook', { organization, webhook }), 403, 'NOT_FOUND', 'webhook');
   });
 });
@@ -435,7 +440,7 @@ describe('POST organization:webhook:trigger and delivery', () => {
     const down = await create({ endpoint: `http://127.0.0.1:${closed}/hook` });
     const id = await trigger(down);
     for (let attempt = 1; attempt <= 3; attempt++) {
-      await t.db.prisma.webhookDelivery.update({ where: { id }, data: { nextAttemptAt: new Date() } });
+      await makeDue(id);
       await deliverDueWebhooks(t.platform);
       const row = await delivery(id);
       expect(row.attempts).toBe(attempt);
@@ -500,7 +505,7 @@ describe('address guard (default configuration: WEBHOOK_ALLOW_PRIVATE unset)', (
   let strict: TestApp;
   let strictOrg: string;
   beforeAll(async () => {
-    strict = await createTestApp();
+    strict = await createTestApp({ WEBHOOK_MAX_ATTEMPTS: '2', WEBHOOK_RETRY_BASE_MS: '100' });
     strictOrg = (await strict.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Strict' } })).id;
   });
   afterAll(() => strict?.close());
@@ -536,5 +541,64 @@ describe('address guard (default configuration: WEBHOOK_ALLOW_PRIVATE unset)', (
     expect(row.lastError).toMatch(/resolves to 127\.0\.0\.1.*non-public/);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(rx.requests.filter((q) => q.url === '/rebound')).toHaveLength(0);
+  });
+
+  const strictHook = async (endpoint: string) => {
+    const r = await strict.rpc('POST', 'organization:webhook', { organization: strictOrg, title: 'Named', trigger_event: 'api', endpoint });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.webhook as string;
+  };
+  const strictTrigger = async (webhook: string) => {
+    const r = await strict.rpc('POST', 'organization:webhook:trigger', { organization: strictOrg, webhook, data: '{}' });
+    expect(r.status).toBe(200);
+    return r.body.delivery as string;
+  };
+  const strictDelivery = (id: string) => strict.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } });
+
+  it('accepts a host name without resolving it at configuration; a name that does not resolve fails attempts, retried per the policy', async () => {
+    // Reserved for documentation (RFC 2606): it resolves nowhere, with DNS or without.
+    const webhook = await strictHook('https://hooks.partner.example/in');
+    const id = await strictTrigger(webhook);
+    const started = Date.now();
+    expect(await deliverDueWebhooks(strict.platform)).toBe(0);
+    const first = await strictDelivery(id);
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null, lastError: "the host 'hooks.partner.example' does not resolve" });
+    expect(first.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(started + 100);
+    expect(first.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now() + 100);
+
+    await makeDue(id, strict);
+    await deliverDueWebhooks(strict.platform);
+    expect(await strictDelivery(id)).toMatchObject({ status: 'failed', attempts: 2, lastError: "the host 'hooks.partner.example' does not resolve" });
+    expect(await strict.db.prisma.job.findFirst({ where: { task: 'webhooks.deliver', payload: { equals: { delivery: id } } } })).toMatchObject({ status: 'failed', attempts: 2 });
+  });
+
+  it('refuses obviously local names at configuration, and names under .invalid whatever the setting', async () => {
+    const local = ['http://app.localhost/hook', 'http://localhost./hook', 'http://printer.local/hook', 'http://metadata.google.internal/computeMetadata/v1/', 'http://router.home.arpa/', 'http://db.localdomain/', 'http://intranet:8080/hook'];
+    for (const endpoint of local) {
+      const r = await strict.rpc('POST', 'organization:webhook', { organization: strictOrg, title: 'Local', trigger_event: 'api', endpoint });
+      expectError(r, 403, 'ENDPOINT_NOT_ALLOWED', 'endpoint');
+      expect(r.error, endpoint).toMatch(/local name.*non-public/);
+    }
+    expectError(await strict.rpc('POST', 'organization:webhook', { organization: strictOrg, title: 'Nowhere', trigger_event: 'api', endpoint: 'http://hooks.example.invalid/' }), 403, 'ENDPOINT_UNRESOLVABLE', 'endpoint');
+    expect(await strict.db.prisma.webhook.count({ where: { title: { in: ['Local', 'Nowhere'] } } })).toBe(0);
+    // WEBHOOK_ALLOW_PRIVATE=true lets the local names through.
+    for (const endpoint of local) expect((await t.rpc('POST', 'organization:webhook', { organization, title: 'Local allowed', trigger_event: 'api', endpoint })).status, endpoint).toBe(200);
+  });
+
+  it('a stored host name that resolves to a non-public address fails at delivery, and is retried', async () => {
+    // As if configured while WEBHOOK_ALLOW_PRIVATE was set.
+    const webhook = await strict.db.prisma.webhook.create({
+      data: { id: newId('Webhook'), organizationId: strictOrg, title: 'Local name', triggerEvent: 'api', endpoint: `http://localhost:${rx.port}/local-name`, signingSecretCipher: strict.platform.secrets.seal('whsec_AAAA') },
+    });
+    const id = await strictTrigger(webhook.id);
+    await deliverDueWebhooks(strict.platform);
+    const row = await strictDelivery(id);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null });
+    expect(row.lastError).toMatch(/^the host 'localhost' resolves to (127\.0\.0\.1|::1), a loopback, private, link-local or other non-public address$/);
+    await makeDue(id, strict);
+    await deliverDueWebhooks(strict.platform);
+    expect(await strictDelivery(id)).toMatchObject({ status: 'failed', attempts: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(rx.requests.filter((q) => q.url === '/local-name')).toHaveLength(0);
   });
 });

@@ -1,8 +1,13 @@
+import { pino, type Logger } from 'pino';
+import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { enqueue } from '../../jobs/queue.ts';
+import { runDue } from '../../jobs/run.ts';
+import { defineTask, type JobEnv, type JobRun } from '../../jobs/task.ts';
 
 export interface Message {
   channel: 'email' | 'sms';
@@ -31,63 +36,64 @@ export interface Transport {
 export const recordingTransport: Transport = { name: 'record', send: async () => 'recorded' };
 
 type Tx = Prisma.TransactionClient | Db;
+const isClient = (tx: Tx): tx is Db => '$connect' in tx;
 
-const MAX_ATTEMPTS = 8;
-/** Beyond the slowest SMTP exchange: a claim older than this is retried by any worker. */
-const LEASE_MS = 5 * 60 * 1000;
+/** Waits of 2, 4 … 128 seconds: a mail server away for a few minutes loses nothing. */
+const retry = { maxAttempts: 8, baseMs: 2000, capMs: 60 * 60 * 1000 };
 
 /**
- * Notifications go through a durable outbox: `enqueue` writes the message in the caller's
- * transaction, so it exists exactly when the change that caused it does, and `deliverPending`
- * (run by the worker) sends it, retrying with backoff (2, 4, 8 … seconds, 8 attempts).
+ * Notifications go through a durable outbox: `enqueue` writes the message and its delivery job in
+ * the caller's transaction, so both exist exactly when the change that caused them does; the
+ * job kit runs `deliver`, retrying with backoff (2, 4, 8 … seconds, 8 attempts).
  */
 export class Notifier {
   constructor(
     private readonly db: Db,
     private readonly transport: Transport = recordingTransport,
+    private readonly log: Logger = pino({ level: 'silent' }),
   ) {}
 
   async enqueue(tx: Tx, message: Message): Promise<void> {
-    await tx.notification.create({ data: { id: newId('Notification'), ...message } });
+    // Outside a transaction, one is opened: a message without its job would never be sent.
+    if (isClient(tx)) return tx.$transaction((inner) => this.enqueue(inner, message));
+    const id = newId('Notification');
+    await tx.notification.create({ data: { id, ...message } });
+    await enqueue(tx, deliverNotification, { notification: id }, { dedupeKey: id });
   }
 
-  /**
-   * Sends what is due; returns how many were sent or recorded. Each message is claimed first by a
-   * compare-and-set on its attempt counter, so several instances never send the same one twice.
-   */
+  /** Sends what is due now, with this notifier's transport; answers how many were sent or recorded. */
   async deliverPending(limit = 50): Promise<number> {
-    const now = new Date();
-    const due = await this.db.notification.findMany({
-      where: { status: 'pending', nextAttemptAt: { lte: now } },
-      orderBy: { createdAt: 'asc' },
-      take: limit,
-    });
-    let done = 0;
-    for (const n of due) {
-      const attempts = n.attempts + 1;
-      const claim = await this.db.notification.updateMany({
-        where: { id: n.id, status: 'pending', attempts: n.attempts },
-        data: { attempts, nextAttemptAt: new Date(now.getTime() + LEASE_MS) },
-      });
-      if (claim.count !== 1) continue;
-      try {
-        const outcome = await this.transport.send({ channel: n.channel as Message['channel'], recipient: n.recipient, subject: n.subject, body: n.body });
-        await this.db.notification.update({ where: { id: n.id }, data: { status: outcome, sentAt: new Date(), lastError: null } });
-        done++;
-      } catch (error) {
-        await this.db.notification.update({
-          where: { id: n.id },
-          data: {
-            lastError: String((error as Error).message ?? error).slice(0, 1000),
-            status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
-            nextAttemptAt: new Date(Date.now() + 2 ** attempts * 1000),
-          },
-        });
-      }
+    const outcomes = await runDue({ db: this.db, log: this.log, notifier: this }, [deliverNotification], { limit });
+    return outcomes.filter((o) => o.result === 'delivered').length;
+  }
+
+  /** One attempt at one message, recorded on its outbox row. */
+  async deliver(id: string, job: JobRun): Promise<'delivered' | 'skipped'> {
+    const n = await this.db.notification.findUnique({ where: { id } });
+    // Deleted, or already sent by a run that stopped before it could finish its job.
+    if (!n || n.status !== 'pending') return 'skipped';
+    try {
+      const outcome = await this.transport.send({ channel: n.channel as Message['channel'], recipient: n.recipient, subject: n.subject, body: n.body });
+      await this.db.notification.update({ where: { id }, data: { status: outcome, attempts: job.attempt, sentAt: new Date(), lastError: null } });
+      return 'delivered';
+    } catch (error) {
+      const lastError = String((error as Error).message ?? error).slice(0, 1000);
+      await this.db.notification.update({ where: { id }, data: { attempts: job.attempt, lastError, nextAttemptAt: job.retryAt() ?? new Date() } });
+      throw error;
     }
-    return done;
   }
 }
+
+export const deliverNotification = defineTask(
+  'notifications.deliver',
+  z.object({ notification: z.string() }),
+  (env: JobEnv & { notifier: Notifier }, { notification }, job) => env.notifier.deliver(notification, job),
+  {
+    retry,
+    onFailed: (_env, { notification }, { tx, error }) =>
+      tx.notification.updateMany({ where: { id: notification, status: 'pending' }, data: { status: 'failed', lastError: error } }),
+  },
+);
 
 /** Messages of the outbox, for instance administrators only; `user` narrows to one recipient user. */
 export function notificationsWhere(ctx: Context, user?: string | null): Prisma.NotificationWhereInput {

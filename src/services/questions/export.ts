@@ -1,6 +1,10 @@
+import { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { Question } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
+import { enqueue } from '../../jobs/queue.ts';
+import type { SystemContext } from '../../jobs/system.ts';
+import { defineTask } from '../../jobs/task.ts';
 import { audit } from '../audit/audit.service.ts';
 import { deleteFiles, fileLink, newLinkToken, storeFile } from '../files/files.service.ts';
 import type { Tolerance } from './answer-checker.ts';
@@ -77,12 +81,21 @@ export async function exportQuestion(ctx: Context, raw: Record<string, unknown>,
   const { token, tokenHash, tokenCipher } = newLinkToken(ctx);
   const validUntil = endOfDay(VALID_DAYS);
   await ctx.db.$transaction(async (tx) => {
-    // Expired links of the question go with their files.
+    // Expired links of the question go with their files now; expireQuestionExport removes those nobody asks for again.
     const expired = await tx.questionExport.findMany({ where: { questionId: question.id, validUntil: { lte: new Date() } }, select: { fileId: true } });
     await deleteFiles(tx, expired.map((e) => e.fileId));
     const file = await storeFile(tx, { ownerId: ctx.viewer.user.id, filename: `question-${question.id}.json`, contentType: 'application/json', data: Buffer.from(content) });
-    await tx.questionExport.create({ data: { id: newId('QuestionExport'), questionId: question.id, tokenHash, tokenCipher, fileId: file.id, validUntil } });
+    const link = await tx.questionExport.create({ data: { id: newId('QuestionExport'), questionId: question.id, tokenHash, tokenCipher, fileId: file.id, validUntil } });
+    await enqueue(tx, expireQuestionExport, { export: link.id }, { runAt: validUntil, dedupeKey: link.id });
     await audit(ctx, tx, 'question.export', question.id);
   });
   return { question, url: fileLink(ctx, token), valid: validUntil };
 }
+
+/** Removes an export link and its file once the link has expired (a write to the question may have removed it already). */
+export const expireQuestionExport = defineTask('questions.expire-export', z.object({ export: z.string() }), async (ctx: SystemContext, { export: id }) => {
+  await ctx.db.$transaction(async (tx) => {
+    const link = await tx.questionExport.findUnique({ where: { id }, select: { fileId: true, validUntil: true } });
+    if (link && link.validUntil <= new Date()) await deleteFiles(tx, [link.fileId]);
+  });
+});

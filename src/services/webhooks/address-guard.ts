@@ -4,10 +4,12 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 /**
  * Server-side request forgery guard. A webhook endpoint is chosen by an organization manager, and
  * the service calls it from inside its own network: without this guard a webhook could reach the
- * database, a cloud metadata service (169.254.169.254) or an admin page on localhost. Every address
- * a host name resolves to is checked, at configuration and again before each delivery (DNS answers
- * change), and the connection is then made to the address that was checked, so a second, different
- * DNS answer cannot slip in between check and connect.
+ * database, a cloud metadata service (169.254.169.254) or an admin page on localhost. At
+ * configuration only what needs no DNS is checked (checkEndpointHost: IP addresses and obviously
+ * local names), so an endpoint can be configured where DNS is unavailable or not yet set up.
+ * Before each delivery every address the host resolves to is checked (DNS answers change), and
+ * the connection is made to the address that was checked, so a second, different DNS answer
+ * cannot slip in between check and connect.
  */
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -53,12 +55,39 @@ export class EndpointRefusedError extends Error {
   }
 }
 
+/**
+ * Names that reach this machine or its own network whatever DNS says: localhost and its
+ * subdomains (RFC 6761), multicast DNS (.local), the private-use .internal (cloud metadata
+ * services live at metadata.google.internal) and .home.arpa, and .localdomain.
+ */
+const LOCAL_NAME = /(^|\.)(localhost|local|localdomain|internal|home\.arpa)$/;
+
+/**
+ * The check at configuration, without DNS: an IP address must be public, a name must not be
+ * obviously local (above, or a single label such as `intranet`, which the local resolver
+ * completes with its own search domains). Names under .invalid never resolve (RFC 6761) and are
+ * refused whatever WEBHOOK_ALLOW_PRIVATE says.
+ */
+export function checkEndpointHost(endpoint: URL, allowNonPublic: boolean): void {
+  const host = endpoint.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  if (isIP(host)) {
+    if (!allowNonPublic && isNonPublicAddress(host)) {
+      throw new EndpointRefusedError(`${host} is a loopback, private, link-local or other non-public address`, 'NON_PUBLIC');
+    }
+    return;
+  }
+  if (/(^|\.)invalid$/.test(host)) throw new EndpointRefusedError(`the host '${host}' does not resolve: .invalid names never do`, 'UNRESOLVABLE');
+  if (!allowNonPublic && (!host.includes('.') || LOCAL_NAME.test(host))) {
+    throw new EndpointRefusedError(`the host '${host}' is a local name, which reaches loopback, private or other non-public addresses`, 'NON_PUBLIC');
+  }
+}
+
 export interface ResolvedAddress {
   address: string;
   family: number;
 }
 
-/** Every address of the endpoint's host, refused when one of them is not public (unless allowed). */
+/** Every address of the endpoint's host, refused when one of them is not public (unless allowed); at delivery. */
 export async function resolveEndpoint(endpoint: URL, allowNonPublic: boolean): Promise<ResolvedAddress[]> {
   const host = endpoint.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: ResolvedAddress[];

@@ -1,23 +1,17 @@
 import http from 'node:http';
 import https from 'node:https';
+import { z } from 'zod';
 import type { Platform } from '../../context.ts';
-import type { Webhook, WebhookDelivery } from '../../generated/prisma/client.ts';
+import type { Webhook } from '../../generated/prisma/client.ts';
+import { runDue } from '../../jobs/run.ts';
+import { asSystem, type SystemContext } from '../../jobs/system.ts';
+import { defineTask, PermanentJobError, type JobRun } from '../../jobs/task.ts';
 import { pinnedLookup, resolveEndpoint } from './address-guard.ts';
 import type { StoredPayload } from './events.ts';
 import { sign } from './signature.ts';
 
 /** The longest wait between two attempts. */
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
-/** How long a claimed delivery stays out of other workers' reach beyond the request timeout. */
-const LEASE_MARGIN_MS = 30_000;
-
-/** Delay after the n-th failed attempt (n ≥ 1): base, 2×base, 4×base, … up to one hour. */
-export function backoffMs(attempt: number, baseMs: number): number {
-  return Math.min(baseMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
-}
-
-/** A failure retrying cannot fix: the delivery fails at once. */
-class PermanentFailure extends Error {}
 
 export interface OutgoingRequest {
   url: URL;
@@ -105,94 +99,69 @@ function errorText(error: unknown): string {
 }
 
 /** The key of this delivery: the stored one, or the custom field of the user the event is about. */
-async function keyOf(platform: Platform, webhook: Webhook, payload: StoredPayload): Promise<string | undefined> {
+async function keyOf(ctx: SystemContext, webhook: Webhook, payload: StoredPayload): Promise<string | undefined> {
   if (webhook.authentication !== 'key') return undefined;
-  if (webhook.keyCipher) return platform.secrets.open(webhook.keyCipher);
+  if (webhook.keyCipher) return ctx.secrets.open(webhook.keyCipher);
   const field = webhook.keyCustomField!;
-  if (!payload.userId) throw new PermanentFailure(`no key: the event is about no user, so custom field '${field}' has no value`);
-  const user = await platform.db.user.findUnique({ where: { id: payload.userId }, select: { customFields: true } });
+  if (!payload.userId) throw new PermanentJobError(`no key: the event is about no user, so custom field '${field}' has no value`);
+  const user = await ctx.db.user.findUnique({ where: { id: payload.userId }, select: { customFields: true } });
   const value = (user?.customFields as Record<string, unknown> | undefined)?.[field];
-  if (typeof value !== 'string' || value === '') throw new PermanentFailure(`no key: custom field '${field}' of user ${payload.userId} is empty`);
+  if (typeof value !== 'string' || value === '') throw new PermanentJobError(`no key: custom field '${field}' of user ${payload.userId} is empty`);
   return value;
 }
 
-type Claimed = WebhookDelivery & { webhook: Webhook };
-
 /**
- * Takes up to `limit` due deliveries for this worker. Each is claimed by a compare-and-set on its
- * attempt counter, which also pushes its next attempt past the request timeout: of several
- * instances reading the same row only one update matches, and a worker that dies mid-request
- * leaves the delivery to be retried once the lease runs out (at least once, never lost).
+ * One attempt of a delivery, recorded on its row (what GraphQL `Webhook.deliveries` shows). A
+ * failure the webhook's settings do not retry (retry=none, no key, inactive) fails the job at
+ * once; any other is retried by the kit with the webhook policy, and the row shows when.
  */
-async function claimDue(platform: Platform, limit: number): Promise<Claimed[]> {
-  const now = new Date();
-  const due = await platform.db.webhookDelivery.findMany({
-    where: { status: 'pending', nextAttemptAt: { lte: now } },
-    orderBy: { nextAttemptAt: 'asc' },
-    take: limit,
-    select: { id: true, attempts: true },
-  });
-  const lease = new Date(now.getTime() + platform.config.webhooks.timeoutMs + LEASE_MARGIN_MS);
-  const claimed: string[] = [];
-  for (const d of due) {
-    const { count } = await platform.db.webhookDelivery.updateMany({
-      where: { id: d.id, status: 'pending', attempts: d.attempts },
-      data: { attempts: d.attempts + 1, nextAttemptAt: lease },
-    });
-    if (count === 1) claimed.push(d.id);
-  }
-  if (claimed.length === 0) return [];
-  return platform.db.webhookDelivery.findMany({ where: { id: { in: claimed } }, include: { webhook: true } });
-}
-
-/** One attempt of a claimed delivery, and its outcome recorded. */
-async function attempt(platform: Platform, delivery: Claimed): Promise<boolean> {
+async function attempt(ctx: SystemContext, deliveryId: string, job: JobRun): Promise<'delivered' | 'skipped'> {
+  const delivery = await ctx.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { webhook: true } });
+  // Deleted with its webhook, or already delivered by a run that stopped before finishing its job.
+  if (!delivery || delivery.status !== 'pending') return 'skipped';
   const { webhook } = delivery;
-  const options = platform.config.webhooks;
   let status: number | undefined;
   let error: string | undefined;
   let permanent = false;
   try {
-    if (!webhook.active) throw new PermanentFailure('the webhook is inactive');
+    if (!webhook.active) throw new PermanentJobError('the webhook is inactive');
     const payload = delivery.payload as unknown as StoredPayload;
     const request = buildRequest(webhook, delivery.id, payload.body, {
-      signingSecret: platform.secrets.open(webhook.signingSecretCipher),
-      key: await keyOf(platform, webhook, payload),
+      signingSecret: ctx.secrets.open(webhook.signingSecretCipher),
+      key: await keyOf(ctx, webhook, payload),
     });
-    status = await send(request, options);
+    status = await send(request, ctx.config.webhooks);
     if (status < 200 || status > 299) error = `HTTP ${status}`;
   } catch (e) {
     error = errorText(e);
-    permanent = e instanceof PermanentFailure;
+    permanent = e instanceof PermanentJobError;
   }
-  const now = new Date();
   if (error === undefined) {
-    await platform.db.webhookDelivery.update({
+    await ctx.db.webhookDelivery.update({
       where: { id: delivery.id },
-      data: { status: 'delivered', deliveredAt: now, lastStatus: status, lastError: null },
+      data: { status: 'delivered', attempts: job.attempt, deliveredAt: new Date(), lastStatus: status, lastError: null },
     });
-    return true;
+    return 'delivered';
   }
-  const retry = !permanent && webhook.retry === 'error' && delivery.attempts < options.maxAttempts;
-  await platform.db.webhookDelivery.update({
+  const retryAt = permanent || webhook.retry === 'none' ? null : job.retryAt();
+  await ctx.db.webhookDelivery.update({
     where: { id: delivery.id },
-    data: {
-      status: retry ? 'pending' : 'failed',
-      lastStatus: status ?? null,
-      lastError: error,
-      nextAttemptAt: retry ? new Date(now.getTime() + backoffMs(delivery.attempts, options.retryBaseMs)) : now,
-    },
+    data: { attempts: job.attempt, lastStatus: status ?? null, lastError: error, nextAttemptAt: retryAt ?? new Date() },
   });
-  platform.log.warn({ delivery: delivery.id, webhook: webhook.id, attempt: delivery.attempts, error, retry }, 'webhook delivery failed');
-  return false;
+  throw retryAt ? new Error(error) : new PermanentJobError(error);
 }
 
+export const deliverWebhook = defineTask('webhooks.deliver', z.object({ delivery: z.string() }), (ctx: SystemContext, { delivery }, job) => attempt(ctx, delivery, job), {
+  retry: (ctx) => ({ maxAttempts: ctx.config.webhooks.maxAttempts, baseMs: ctx.config.webhooks.retryBaseMs, capMs: MAX_BACKOFF_MS }),
+  onFailed: (_ctx, { delivery }, { tx, error }) =>
+    tx.webhookDelivery.updateMany({ where: { id: delivery, status: 'pending' }, data: { status: 'failed', lastError: error } }),
+});
+
 /**
- * Sends the deliveries that are due, concurrently (a slow receiver delays only its own), and
- * answers how many arrived. Run by the worker; safe to run on several instances at once.
+ * Sends the deliveries that are due now, concurrently (a slow receiver delays only its own), and
+ * answers how many arrived. The workers do this continuously; safe to run on several instances at once.
  */
 export async function deliverDueWebhooks(platform: Platform, limit = 20): Promise<number> {
-  const claimed = await claimDue(platform, limit);
-  const results = await Promise.all(claimed.map((d) => attempt(platform, d)));
-  return results.filter(Boolean).length;
+  const outcomes = await runDue(asSystem(platform), [deliverWebhook], { limit });
+  return outcomes.filter((o) => o.result === 'delivered').length;
 }

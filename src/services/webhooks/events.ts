@@ -1,5 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
+import { enqueue } from '../../jobs/queue.ts';
+import { deliverWebhook } from './delivery.ts';
 import type { WebhookEvent } from './webhooks.schemas.ts';
 
 export interface WebhookEventInput {
@@ -26,8 +28,8 @@ export interface StoredPayload {
 
 /**
  * Enqueues one delivery per active webhook of the organization that listens to the event, in the
- * caller's transaction: the deliveries exist exactly when the change that caused them does, and
- * the worker sends them after the commit (at least once). The payload is fixed here, so every
+ * caller's transaction, each with its job: they exist exactly when the change that caused them
+ * does, and a worker sends them after the commit (at least once). The payload is fixed here, so every
  * retry sends the same body. Returns the delivery ids.
  */
 export async function enqueueEvent(tx: Prisma.TransactionClient, input: WebhookEventInput): Promise<string[]> {
@@ -53,5 +55,6 @@ export async function enqueueEvent(tx: Prisma.TransactionClient, input: WebhookE
     return { id, webhookId: w.id, event: input.event, payload: payload as unknown as Prisma.InputJsonValue, nextAttemptAt: time, createdAt: time };
   });
   await tx.webhookDelivery.createMany({ data: rows });
+  for (const row of rows) await enqueue(tx, deliverWebhook, { delivery: row.id }, { runAt: time, dedupeKey: row.id });
   return rows.map((r) => r.id);
 }

@@ -2,13 +2,15 @@ import type { Context, Viewer } from '../../context.ts';
 import type { Organization, Prisma, Webhook, WebhookDelivery } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { cancel } from '../../jobs/queue.ts';
 import { assertOrganization, organizationAccess } from '../../auth/organization-policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { organizationFor } from '../organizations/organizations.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './webhooks.schemas.ts';
-import { EndpointRefusedError, resolveEndpoint } from './address-guard.ts';
+import { checkEndpointHost, EndpointRefusedError } from './address-guard.ts';
 import { enqueueEvent } from './events.ts';
+import { deliverWebhook } from './delivery.ts';
 import { newSigningSecret } from './signature.ts';
 
 /** Webhooks are managed by the organization's managers only (organizationAccess(...).manager). */
@@ -92,10 +94,14 @@ async function authSettings(ctx: Context, input: s.CreateWebhook): Promise<AuthS
   };
 }
 
-/** Refuses endpoints that do not resolve, or resolve to non-public addresses (see address-guard.ts). */
-async function checkEndpoint(ctx: Context, endpoint: string): Promise<void> {
+/**
+ * Refuses endpoints that are non-public IP addresses or obviously local names. Names are not
+ * resolved here: DNS may be unavailable where the service runs, and its answer may change; each
+ * delivery resolves and checks the addresses (see address-guard.ts).
+ */
+function checkEndpoint(ctx: Context, endpoint: string): void {
   try {
-    await resolveEndpoint(new URL(endpoint), ctx.config.webhooks.allowPrivate);
+    checkEndpointHost(new URL(endpoint), ctx.config.webhooks.allowPrivate);
   } catch (error) {
     if (!(error instanceof EndpointRefusedError)) throw error;
     throw new ArgumentError('endpoint', error.message, error.reason === 'NON_PUBLIC' ? 'ENDPOINT_NOT_ALLOWED' : 'ENDPOINT_UNRESOLVABLE');
@@ -106,8 +112,7 @@ export async function createWebhook(ctx: Context, raw: Record<string, unknown>):
   const input = parseInput(s.createWebhook, raw);
   const organization = await managedOrganization(ctx, input.organization);
   const auth = await authSettings(ctx, input);
-  // DNS before the transaction: no network waits while it holds the (embedded) database.
-  await checkEndpoint(ctx, input.endpoint);
+  checkEndpoint(ctx, input.endpoint);
   return ctx.db.$transaction(async (tx) => {
     const webhook = await tx.webhook.create({
       data: {
@@ -145,10 +150,12 @@ export async function updateWebhook(ctx: Context, raw: Record<string, unknown>):
   });
 }
 
-/** Deleting a webhook also drops its deliveries, pending ones included. */
+/** Deleting a webhook also drops its deliveries, pending ones included, and their jobs. */
 export async function deleteWebhook(ctx: Context, raw: Record<string, unknown>): Promise<Webhook> {
   const { webhook } = await managedWebhook(ctx, parseInput(s.webhookRef, raw));
   await ctx.db.$transaction(async (tx) => {
+    const pending = await tx.webhookDelivery.findMany({ where: { webhookId: webhook.id, status: 'pending' }, select: { id: true } });
+    await cancel(tx, deliverWebhook, pending.map((d) => d.id));
     await tx.webhook.delete({ where: { id: webhook.id } });
     await audit(ctx, tx, 'webhook.delete', webhook.id);
   });
