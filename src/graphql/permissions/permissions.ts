@@ -1,7 +1,8 @@
 import { builder } from '../builder.ts';
 import { UserType } from '../users/user.type.ts';
 import { userPolicy } from '../../auth/policy.ts';
-import { contentTypes, eventLevels, type ContentType, type Level } from '../../auth/permissions.ts';
+import { eventLevels, type Level } from '../../auth/levels.ts';
+import { contentTypes } from '../../services/content/content-types.ts';
 import * as permissions from '../../services/permissions/permissions.service.ts';
 import '../content/content.type.ts';
 import { addContentListField } from '../content/content-models.ts';

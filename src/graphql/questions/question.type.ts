@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import type { Question } from '../../generated/prisma/client.ts';
 import * as questions from '../../services/questions/questions.service.ts';
+import * as access from '../../services/questions/access.ts';
 import { visibleSkillsWhere } from '../../services/questions/skills.service.ts';
 import { formatTolerance } from '../../services/questions/export.ts';
 import type { Parameter, QuestionData } from '../../services/questions/question-input.ts';
@@ -71,11 +72,11 @@ export const QuestionType = builder.prismaNode('Question', {
   id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
   nullable: true,
   description: 'A question of any of the 20 types, with every field of POST question.',
-  findUnique: async (id, ctx) => ({ id, AND: [await questions.visibleQuestionsWhere(ctx)] }),
+  findUnique: async (id, ctx) => ({ id, AND: [await access.visibleQuestionsWhere(ctx)] }),
   fields: (t) => ({
     externalId: t.exposeString('externalId', { description: 'External identifier (1-64 characters), unique in its folder or Quiz set.' }),
-    path: t.string({ nullable: true, description: 'The folder of its owner; null for a question of a Quiz set.', resolve: (q) => (questions.quizOfScope(q.scope) ? null : q.path) }),
-    quizId: t.id({ nullable: true, description: 'The Quiz set whose scope it belongs to; null for a question in a folder.', resolve: (q) => questions.quizOfScope(q.scope) }),
+    path: t.string({ nullable: true, description: 'The folder of its owner; null for a question of a Quiz set.', resolve: (q) => (access.quizOfScope(q.scope) ? null : q.path) }),
+    quizId: t.id({ nullable: true, description: 'The Quiz set whose scope it belongs to; null for a question in a folder.', resolve: (q) => access.quizOfScope(q.scope) }),
     type: t.exposeString('type', { description: 'One of the 20 question types (generic, text, numerical, date/time, …).' }),
     content: t.exposeString('content', { description: 'The question text.' }),
     answers: t.exposeStringList('answers', { description: 'Answers or true statements (pairs as a>>>b, matrices as [..;..|..]).' }),
@@ -148,7 +149,7 @@ builder.queryFields((t) => ({
     description: 'One question by identification string.',
     args: { id: t.arg.id({ required: true, description: 'The identification string.' }) },
     resolve: async (query, _root, args, ctx) => {
-      const found = await questions.findQuestion(ctx, args.id, 'view', 'id');
+      const found = await access.findQuestion(ctx, args.id, 'question:read', 'id');
       return ctx.db.question.findUniqueOrThrow({ ...query, where: { id: found.id } });
     },
   }),

@@ -1,8 +1,8 @@
 import { builder } from '../builder.ts';
 import { addContentListField } from '../content/content-models.ts';
 import * as tags from '../../services/tags/tags.service.ts';
-import type { ContentRecord } from '../../services/content/registry.ts';
-import { taggableTypes, type TaggableType } from '../../services/tags/tags.schemas.ts';
+import type { ContentRecord } from '../../services/content/records.ts';
+import { taggableTypes, type TaggableType } from '../../services/content/content-types.ts';
 
 export const TaggableContentType = builder.enumType('TaggableContentType', {
   values: taggableTypes,

@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import type { Tag } from '../../generated/prisma/client.ts';
 import { builder } from '../builder.ts';
 import * as tags from '../../services/tags/tags.service.ts';
-import type { TaggableType } from '../../services/tags/tags.schemas.ts';
+import type { TaggableType } from '../../services/content/content-types.ts';
 import { TaggableContentType, TaggedContentType, TagType } from './tag.type.ts';
 
 const CreateTagInput = builder.inputType('CreateTagInput', {

@@ -5,6 +5,7 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import { assertActiveLanguage, findQuizSet } from '../quizzes/access.ts';
+import { contentFor } from '../content/records.ts';
 import * as s from './grading.schemas.ts';
 import { decidesSuccess, isConfigurable, normalizeGrades, type Grade, type PresetType } from './grades.ts';
 
@@ -107,9 +108,9 @@ async function presetLanguage(ctx: Context, language: string): Promise<string | 
 export async function listPresets(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz?: QuizSet; presets: PresetView[] }> {
   const input = parseInput(s.listPresets, raw);
   if (input.quiz !== undefined && input.exam !== undefined) throw new ArgumentError('exam', 'give quiz or exam, not both', 'ARGUMENT_CONFLICT');
-  // Exams have no records yet: every exam is unknown.
-  if (input.exam !== undefined) throw new ArgumentError('exam', `no exam with identification string '${input.exam}'`, 'NOT_FOUND');
-  const quiz = input.quiz === undefined ? undefined : await findQuizSet(ctx, input.quiz, 'view');
+  // What an exam changes in the list (its language and current preset) comes with the exams domain.
+  if (input.exam !== undefined) await contentFor(ctx, 'exam:read', input.exam);
+  const quiz = input.quiz === undefined ? undefined : await findQuizSet(ctx, input.quiz, 'quiz:grading-presets:read');
   const language = input.language ?? quiz?.language;
   const presets = await ctx.db.gradingPreset.findMany({
     where: { AND: [usablePresetsWhere(ctx), language ? { OR: [{ language }, { language: null }] } : {}] },

@@ -5,7 +5,7 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { isUniqueViolation } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
-import { findQuestion } from './questions.service.ts';
+import { findQuestion } from './access.ts';
 import * as s from './questions.schemas.ts';
 
 /**
@@ -65,7 +65,7 @@ export async function deleteSkill(ctx: Context, raw: Record<string, unknown>): P
 
 async function link(ctx: Context, raw: Record<string, unknown>): Promise<{ question: Question; skill: Skill }> {
   const input = parseInput(s.skillLink, raw);
-  const question = await findQuestion(ctx, input.question, 'modify');
+  const question = await findQuestion(ctx, input.question, 'question:update');
   return { question, skill: await findSkill(ctx, input.skill) };
 }
 

@@ -4,8 +4,9 @@ import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
-import { visibleQuestionsWhere } from '../questions/questions.service.ts';
+import { visibleQuestionsWhere } from '../questions/access.ts';
 import { findQuizSet } from './access.ts';
+import { nextPosition } from './positions.ts';
 import * as s from './quizzes.schemas.ts';
 
 /**
@@ -53,7 +54,7 @@ export async function quizQuestions(ctx: Context, quizId: string): Promise<Extra
 }
 
 export async function listItems(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz: QuizSet; entries: QuizEntry[] }> {
-  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'view');
+  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:questions:read');
   return { quiz, entries: await quizEntries(ctx, quiz.id) };
 }
 
@@ -72,7 +73,7 @@ export async function skillsOf(ctx: Context, quizIds: readonly string[]): Promis
 }
 
 export async function listSkills(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz: QuizSet; skills: Skill[] }> {
-  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'view');
+  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:skills:read');
   return { quiz, skills: (await skillsOf(ctx, [quiz.id]))[0]! };
 }
 
@@ -92,15 +93,6 @@ async function findQuestions(ctx: Context, codes: string[], use: boolean): Promi
   return ids;
 }
 
-/** The next free position of a Quiz set (groups and items share one counter). */
-export async function nextPosition(tx: Tx, quizId: string): Promise<number> {
-  const [g, i] = await Promise.all([
-    tx.quizGroup.aggregate({ where: { quizId }, _max: { position: true } }),
-    tx.quizItem.aggregate({ where: { quizId }, _max: { position: true } }),
-  ]);
-  return Math.max(g._max.position ?? 0, i._max.position ?? 0) + 1;
-}
-
 export interface ItemsChange {
   quiz: QuizSet;
   group?: string;
@@ -113,7 +105,7 @@ export interface ItemsChange {
  */
 export async function assignQuestions(ctx: Context, raw: Record<string, unknown>): Promise<ItemsChange> {
   const input = parseInput(s.assignQuestions, raw);
-  const quiz = await findQuizSet(ctx, input.quiz, 'modify', 'quiz', 'change its questions');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:questions:update');
   const ids = await findQuestions(ctx, input.questions, true);
   await ctx.db.$transaction(async (tx) => {
     let position = await nextPosition(tx, quiz.id);
@@ -146,7 +138,7 @@ export async function assignQuestions(ctx: Context, raw: Record<string, unknown>
  */
 export async function removeQuestions(ctx: Context, raw: Record<string, unknown>): Promise<ItemsChange> {
   const input = parseInput(s.assignQuestions, raw);
-  const quiz = await findQuizSet(ctx, input.quiz, 'modify', 'quiz', 'change its questions');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:questions:update');
   const ids = await findQuestions(ctx, input.questions, false);
   const group = input.group ? await ctx.db.quizGroup.findUnique({ where: { quizId_title: { quizId: quiz.id, title: input.group } } }) : null;
   if (input.group && !group) throw new ArgumentError('group', `the Quiz set has no question group '${input.group}'`, 'NOT_FOUND');

@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import type { Prisma, QuizSet } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
-import { forgetContent } from '../content/registry.ts';
+import { forgetContent } from '../content/records.ts';
 import { parseInput } from '../validation.ts';
 import { pageWindow, paging } from '../users/users.schemas.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
@@ -28,7 +28,7 @@ export async function listQuizSets(ctx: Context, raw: Record<string, unknown>): 
 }
 
 export async function getQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
-  return findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'view');
+  return findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:read');
 }
 
 const noOrganization = (v: string | undefined) => v === '' || v === 'none';
@@ -41,8 +41,8 @@ export async function createQuizSet(ctx: Context, raw: Record<string, unknown>):
   const input = parseInput(s.createQuizSet, raw);
   const owner = ctx.viewer.user;
   if (input.language !== undefined) await assertActiveLanguage(ctx, input.language);
-  const settingsSource = input.copySettings === undefined ? undefined : await findQuizSet(ctx, input.copySettings, 'view', 'copySettings', 'copy its settings');
-  const questionsSource = input.copyQuestions === undefined ? undefined : await findQuizSet(ctx, input.copyQuestions, 'view', 'copyQuestions', 'copy its questions');
+  const settingsSource = input.copySettings === undefined ? undefined : await findQuizSet(ctx, input.copySettings, 'quiz:settings:copy', 'copySettings');
+  const questionsSource = input.copyQuestions === undefined ? undefined : await findQuizSet(ctx, input.copyQuestions, 'quiz:questions:copy', 'copyQuestions');
   const organizationId = await resolveOrganization(ctx, owner, noOrganization(input.organization) ? null : input.organization);
   return ctx.db.$transaction(async (tx) => {
     const fields = {
@@ -66,7 +66,7 @@ export async function createQuizSet(ctx: Context, raw: Record<string, unknown>):
 
 export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
   const input = parseInput(s.updateQuizSet, raw);
-  const quiz = await findQuizSet(ctx, input.quiz, 'modify', 'quiz', 'change it');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:update');
   const data: Prisma.QuizSetUncheckedUpdateInput = {};
   if (input.title !== undefined) data.title = input.title;
   if (input.id !== undefined) data.externalId = input.id || null;
@@ -93,7 +93,7 @@ export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>):
 const isQuizSetUsed = async (_tx: Prisma.TransactionClient, _quizId: string) => false;
 
 export async function deleteQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
-  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'admin', 'quiz', 'delete it');
+  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:delete');
   await ctx.db.$transaction(async (tx) => {
     if (await isQuizSetUsed(tx, quiz.id)) await tx.quizSet.update({ where: { id: quiz.id }, data: { archived: true } });
     else {
