@@ -8,6 +8,7 @@ import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import { contentFor, findContents, forgetContent, type ContentRecord } from '../content/records.ts';
 import { taggableTypes, type TaggableType } from '../content/content-types.ts';
+import type { Selection, Window } from '../selection.ts';
 import * as s from './tags.schemas.ts';
 
 /**
@@ -20,8 +21,8 @@ import * as s from './tags.schemas.ts';
  */
 
 /** The tag named `id` (NOT_FOUND), on which the viewer may do `action` (PERMISSION_DENIED). */
-async function findTagFor(ctx: Context, id: string, action: ActionOn<'tag'>): Promise<Tag> {
-  const tag = await ctx.db.tag.findUnique({ where: { id } });
+async function findTagFor(ctx: Context, id: string, action: ActionOn<'tag'>, query: Selection<'Tag'> = {}): Promise<Tag> {
+  const tag = await ctx.db.tag.findUnique({ ...query, where: { id } });
   if (!tag) throw new ArgumentError('tag', `no tag with identification string '${id}'`, 'NOT_FOUND');
   await assertCan(ctx, action, tag);
   return tag;
@@ -40,24 +41,23 @@ export async function viewableTagsWhere(ctx: Context, search?: string): Promise<
 // ---------------------------------------------------------------------------------------------
 // Tags
 
-export async function listTags(ctx: Context, raw: Record<string, unknown>): Promise<Tag[]> {
+/** Tags the viewer may view, by title: a page of the contract, or a GraphQL connection's window. */
+export async function listTags(ctx: Context, raw: Record<string, unknown>, window?: Window<'Tag'>): Promise<Tag[]> {
   const { search, limit, page } = parseInput(s.paging, raw);
-  return ctx.db.tag.findMany({
-    where: await viewableTagsWhere(ctx, search),
-    orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    ...s.pageWindow({ search, limit, page }),
-  });
+  const rows: Window<'Tag'> = window ?? s.pageWindow({ search, limit, page });
+  return ctx.db.tag.findMany({ ...rows, where: await viewableTagsWhere(ctx, search), orderBy: [{ title: 'asc' }, { id: 'asc' }] });
 }
 
-export async function getTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
-  return findTagFor(ctx, parseInput(s.tagRef, raw).tag, 'tag:read');
+export async function getTag(ctx: Context, raw: Record<string, unknown>, query?: Selection<'Tag'>): Promise<Tag> {
+  return findTagFor(ctx, parseInput(s.tagRef, raw).tag, 'tag:read', query);
 }
 
-export async function createTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
+export async function createTag(ctx: Context, raw: Record<string, unknown>, query: Selection<'Tag'> = {}): Promise<Tag> {
   const input = parseInput(s.createTag, raw);
   if (input.organization) await assertCanCreateIn(ctx, 'tag:create', input.organization);
   return ctx.db.$transaction(async (tx) => {
     const tag = await tx.tag.create({
+      ...query,
       data: {
         id: newId('Tag'),
         title: input.title,
@@ -73,12 +73,13 @@ export async function createTag(ctx: Context, raw: Record<string, unknown>): Pro
   });
 }
 
-export async function updateTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
+export async function updateTag(ctx: Context, raw: Record<string, unknown>, query: Selection<'Tag'> = {}): Promise<Tag> {
   const { tag: id, organization, ...fields } = parseInput(s.updateTag, raw);
   const tag = await findTagFor(ctx, id, 'tag:update');
   if (organization) await assertCanCreateIn(ctx, 'tag:create', organization);
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.tag.update({
+      ...query,
       where: { id: tag.id },
       data: { ...fields, ...(organization !== undefined ? { organizationId: organization } : {}) },
     });
@@ -172,17 +173,21 @@ export async function detachTag(ctx: Context, type: TaggableType, raw: Record<st
 }
 
 /**
- * The content a tag is attached to that the viewer may view, by type then title. Content that no
- * longer exists (its module deleted it without detaching) is left out.
+ * The content each tag is attached to that the viewer may view, by type then title, keyed by tag:
+ * the same statements for any number of tags. Content that no longer exists (its module deleted
+ * it without detaching) is left out.
  */
-export async function taggedContent(ctx: Context, tagId: string): Promise<ContentRecord[]> {
-  const rows = await ctx.db.contentTag.findMany({ where: { tagId }, select: { contentType: true, contentId: true } });
-  const byType = new Map<TaggableType, string[]>();
-  for (const row of rows) {
-    const type = row.contentType as TaggableType;
-    byType.set(type, [...(byType.get(type) ?? []), row.contentId]);
-  }
-  const found = (await Promise.all(taggableTypes.map((type) => findContents(ctx.db, type, byType.get(type) ?? [])))).flat();
+export async function taggedContent(ctx: Context, tagIds: readonly string[]): Promise<Map<string, ContentRecord[]>> {
+  const out = new Map<string, ContentRecord[]>(tagIds.map((id) => [id, []]));
+  if (tagIds.length === 0) return out;
+  const rows = await ctx.db.contentTag.findMany({ where: { tagId: { in: [...tagIds] } }, select: { tagId: true, contentType: true, contentId: true } });
+  const found = (await Promise.all(taggableTypes.map((type) => findContents(ctx.db, type, rows.filter((r) => r.contentType === type).map((r) => r.contentId))))).flat();
   const viewable = await canEach(ctx, found.map((c) => [`${c.type}:read`, c] as const));
-  return found.filter((_, i) => viewable[i]).sort((a, b) => a.type.localeCompare(b.type) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+  const shown = new Map(found.filter((_, i) => viewable[i]).map((c) => [`${c.type}:${c.id}`, c]));
+  for (const row of rows) {
+    const content = shown.get(`${row.contentType}:${row.contentId}`);
+    if (content) out.get(row.tagId)!.push(content);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.type.localeCompare(b.type) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+  return out;
 }
