@@ -40,10 +40,14 @@ export async function findContents(db: Reader, type: ContentType, ids: readonly 
   return rows.map((row) => ({ ...row, organizationId: row.organizationId ?? null, type }));
 }
 
+/** The refusal of an identification string that names no content of the type. */
+export const unknownContent = (type: ContentType, id: string, argument: string = type) =>
+  new ArgumentError(argument, `no ${type} with identification string '${id}'`, 'NOT_FOUND');
+
 /** One piece of content; unknown: 403 NOT_FOUND naming the argument (by default the type's parameter). */
-export async function loadContent(db: Reader, type: ContentType, id: string, argument: string = type): Promise<ContentRecord> {
+export async function loadContent(db: Reader, type: ContentType, id: string, argument?: string): Promise<ContentRecord> {
   const [found] = await findContents(db, type, [id]);
-  if (!found) throw new ArgumentError(argument, `no ${type} with identification string '${id}'`, 'NOT_FOUND');
+  if (!found) throw unknownContent(type, id, argument);
   return found;
 }
 
