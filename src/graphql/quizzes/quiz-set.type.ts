@@ -1,4 +1,6 @@
+import { createContextCache } from '@pothos/core';
 import { resolveArrayConnection } from '@pothos/plugin-relay';
+import DataLoader from 'dataloader';
 import type { Context } from '../../context.ts';
 import { builder } from '../builder.ts';
 import { QuestionType, SkillType } from '../questions/question.type.ts';
@@ -6,6 +8,9 @@ import * as quizzes from '../../services/quizzes/quizzes.service.ts';
 import * as items from '../../services/quizzes/items.service.ts';
 import { settingsView, type SettingsView } from '../../services/quizzes/settings.service.ts';
 import { viewableQuizSetsWhere } from '../../services/quizzes/access.ts';
+
+/** The entries of every Quiz set a request shows, loaded together; `items` and `questions` share them. */
+const entriesOf = createContextCache((ctx: Context) => new DataLoader((ids: readonly string[]) => items.entriesOf(ctx, ids)));
 import { quizModes, quizTypes } from '../../services/quizzes/quizzes.schemas.ts';
 
 export const QuizModeType = builder.enumType('QuizMode', {
@@ -69,11 +74,10 @@ export const QuizSetType = builder.prismaNode('QuizSet', {
     organization: t.relation('organization', { nullable: true, description: 'Its organization, whose members hold their content level on it; null when none.' }),
     owner: t.relation('owner', { description: 'The user who created it (holds admin on it).' }),
     settings: t.field({ type: SettingsType, description: 'Its settings.', resolve: (q) => settingsView(q) }),
-    items: t.loadableList({
-      type: ItemType,
+    items: t.field({
+      type: [ItemType],
       description: 'Its entries in order: questions and groups, each group followed by its questions.',
-      load: (ids: string[], ctx) => items.entriesOf(ctx, ids),
-      resolve: (q) => q.id,
+      resolve: (q, _args, ctx) => entriesOf(ctx).load(q.id),
     }),
     skills: t.loadableList({
       type: SkillType,
@@ -84,7 +88,7 @@ export const QuizSetType = builder.prismaNode('QuizSet', {
     questions: t.connection({
       type: QuestionType,
       description: 'Its questions in the order of its entries.',
-      resolve: async (q, args, ctx) => resolveArrayConnection({ args }, (await items.quizQuestions(ctx, q.id)).map((e) => e.question)),
+      resolve: async (q, args, ctx) => resolveArrayConnection({ args }, items.questionsOf(await entriesOf(ctx).load(q.id))),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last changed.' }),
@@ -97,7 +101,6 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Quiz sets the caller may view, by title.',
     args: { search: t.arg.string({ description: 'Matches the title.' }) },
-    resolve: async (query, _root, args, ctx: Context) =>
-      ctx.db.quizSet.findMany({ ...query, where: await quizzes.quizSetsWhere(ctx, args.search ?? undefined), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
+    resolve: (query, _root, args, ctx) => quizzes.listQuizSets(ctx, { search: args.search ?? undefined }, query),
   }),
 }));

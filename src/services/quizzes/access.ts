@@ -4,6 +4,7 @@ import { allowedWhere, assertCan } from '../../auth/policy.ts';
 import type { ActionOn } from '../../auth/actions.ts';
 import { ArgumentError } from '../../errors.ts';
 import { contentTypeRegistry } from '../content/content-types.ts';
+import type { Selection } from '../selection.ts';
 
 /**
  * Who may do what with a Quiz set: the content policy (auth/policy.ts, actions `quiz:…`).
@@ -13,8 +14,8 @@ import { contentTypeRegistry } from '../content/content-types.ts';
 const live = contentTypeRegistry.quiz.live;
 
 /** The Quiz set named by `code` (NOT_FOUND naming `argument`), once the viewer may do `action` on it. */
-export async function findQuizSet(ctx: Context, code: string, action: ActionOn<'quiz'>, argument = 'quiz'): Promise<QuizSet> {
-  const quiz = await ctx.db.quizSet.findUnique({ where: { id: code, ...live } });
+export async function findQuizSet(ctx: Context, code: string, action: ActionOn<'quiz'>, argument = 'quiz', query: Selection<'QuizSet'> = {}): Promise<QuizSet> {
+  const quiz = await ctx.db.quizSet.findUnique({ ...query, where: { id: code, ...live } });
   if (!quiz) throw new ArgumentError(argument, `no Quiz set with identification string '${code}'`, 'NOT_FOUND');
   await assertCan(ctx, action, quiz);
   return quiz;

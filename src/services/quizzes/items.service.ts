@@ -7,6 +7,7 @@ import { parseInput } from '../validation.ts';
 import { visibleQuestionsWhere } from '../questions/access.ts';
 import { findQuizSet } from './access.ts';
 import { nextPosition } from './positions.ts';
+import type { Selection } from '../selection.ts';
 import * as s from './quizzes.schemas.ts';
 
 /**
@@ -48,10 +49,8 @@ export async function entriesOf(ctx: Context, quizIds: readonly string[]): Promi
 
 export const quizEntries = async (ctx: Context, quizId: string) => (await entriesOf(ctx, [quizId]))[0]!;
 
-/** The questions of a Quiz set in the order of its entries. */
-export async function quizQuestions(ctx: Context, quizId: string): Promise<Extract<QuizEntry, { kind: 'question' }>[]> {
-  return (await quizEntries(ctx, quizId)).filter((e) => e.kind === 'question');
-}
+/** The questions among entries, in their order. */
+export const questionsOf = (entries: readonly QuizEntry[]): Question[] => entries.flatMap((e) => (e.kind === 'question' ? [e.question] : []));
 
 export async function listItems(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz: QuizSet; entries: QuizEntry[] }> {
   const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:questions:read');
@@ -103,9 +102,9 @@ export interface ItemsChange {
  * Assigns questions to a Quiz set, or to one of its groups (created, last, when missing). A
  * question already in the Quiz set moves to the group asked for (or out of its group), to the end.
  */
-export async function assignQuestions(ctx: Context, raw: Record<string, unknown>): Promise<ItemsChange> {
+export async function assignQuestions(ctx: Context, raw: Record<string, unknown>, query?: Selection<'QuizSet'>): Promise<ItemsChange> {
   const input = parseInput(s.assignQuestions, raw);
-  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:questions:update');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:questions:update', 'quiz', query);
   const ids = await findQuestions(ctx, input.questions, true);
   await ctx.db.$transaction(async (tx) => {
     let position = await nextPosition(tx, quiz.id);
@@ -136,9 +135,9 @@ export async function assignQuestions(ctx: Context, raw: Record<string, unknown>
  * Removes questions from a Quiz set; with `group`, only those in that group. Groups left empty
  * are removed too, as assigning creates them. Questions not in the Quiz set are passed over.
  */
-export async function removeQuestions(ctx: Context, raw: Record<string, unknown>): Promise<ItemsChange> {
+export async function removeQuestions(ctx: Context, raw: Record<string, unknown>, query?: Selection<'QuizSet'>): Promise<ItemsChange> {
   const input = parseInput(s.assignQuestions, raw);
-  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:questions:update');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:questions:update', 'quiz', query);
   const ids = await findQuestions(ctx, input.questions, false);
   const group = input.group ? await ctx.db.quizGroup.findUnique({ where: { quizId_title: { quizId: quiz.id, title: input.group } } }) : null;
   if (input.group && !group) throw new ArgumentError('group', `the Quiz set has no question group '${input.group}'`, 'NOT_FOUND');

@@ -5,6 +5,7 @@ import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/records.ts';
 import { parseInput } from '../validation.ts';
 import { pageWindow, paging } from '../users/users.schemas.ts';
+import type { Selection, Window } from '../selection.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
 import { assertActiveLanguage, findQuizSet, viewableQuizSetsWhere } from './access.ts';
 import { copiedSettings, unconfigured } from './settings.service.ts';
@@ -18,13 +19,11 @@ export async function quizSetsWhere(ctx: Context, search?: string): Promise<Pris
   return { AND: [await viewableQuizSetsWhere(ctx), search ? { title: { contains: search, mode: 'insensitive' } } : {}] };
 }
 
-export async function listQuizSets(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet[]> {
+/** Quiz sets the viewer may view, by title: a page of the contract, or a GraphQL connection's window. */
+export async function listQuizSets(ctx: Context, raw: Record<string, unknown>, window?: Window<'QuizSet'>): Promise<QuizSet[]> {
   const { search, limit, page } = parseInput(paging, raw);
-  return ctx.db.quizSet.findMany({
-    where: await quizSetsWhere(ctx, search),
-    orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    ...pageWindow({ search, limit, page }),
-  });
+  const rows: Window<'QuizSet'> = window ?? pageWindow({ search, limit, page });
+  return ctx.db.quizSet.findMany({ ...rows, where: await quizSetsWhere(ctx, search), orderBy: [{ title: 'asc' }, { id: 'asc' }] });
 }
 
 export async function getQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
@@ -37,7 +36,7 @@ const noOrganization = (v: string | undefined) => v === '' || v === 'none';
  * Creates a Quiz set owned by the viewer. `copySettings` takes the settings of a Quiz set the
  * viewer may view (as PUT `quiz:settings` would), `copyQuestions` its groups and items.
  */
-export async function createQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
+export async function createQuizSet(ctx: Context, raw: Record<string, unknown>, query: Selection<'QuizSet'> = {}): Promise<QuizSet> {
   const input = parseInput(s.createQuizSet, raw);
   const owner = ctx.viewer.user;
   if (input.language !== undefined) await assertActiveLanguage(ctx, input.language);
@@ -57,16 +56,16 @@ export async function createQuizSet(ctx: Context, raw: Record<string, unknown>):
       organizationId: organizationId ?? null,
     };
     const settings = settingsSource ? copiedSettings({ ...unconfigured, mode: input.mode }, settingsSource, 'replace') : {};
-    const quiz = await tx.quizSet.create({ data: { ...fields, ...settings } });
+    const quiz = await tx.quizSet.create({ ...query, data: { ...fields, ...settings } });
     if (questionsSource) await copyItems(tx, questionsSource.id, quiz.id);
     await audit(ctx, tx, 'quiz.create', quiz.id);
     return quiz;
   });
 }
 
-export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
+export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>, query: Selection<'QuizSet'> = {}): Promise<QuizSet> {
   const input = parseInput(s.updateQuizSet, raw);
-  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:update');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:update', 'quiz', query);
   const data: Prisma.QuizSetUncheckedUpdateInput = {};
   if (input.title !== undefined) data.title = input.title;
   if (input.id !== undefined) data.externalId = input.id || null;
@@ -78,7 +77,7 @@ export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>):
   if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, quiz, input.organization, 'Quiz set');
   if (Object.keys(data).length === 0) return quiz;
   return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.quizSet.update({ where: { id: quiz.id }, data });
+    const updated = await tx.quizSet.update({ ...query, where: { id: quiz.id }, data });
     await audit(ctx, tx, 'quiz.update', quiz.id);
     return updated;
   });
