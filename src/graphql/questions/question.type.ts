@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import type { Question } from '../../generated/prisma/client.ts';
 import * as questions from '../../services/questions/questions.service.ts';
 import * as access from '../../services/questions/access.ts';
-import { visibleSkillsWhere } from '../../services/questions/skills.service.ts';
+import * as skills from '../../services/questions/skills.service.ts';
 import { formatTolerance } from '../../services/questions/export.ts';
 import type { Parameter, QuestionData } from '../../services/questions/question-input.ts';
 import type { Penalty } from '../../services/questions/questions.schemas.ts';
@@ -14,7 +14,7 @@ export const SkillType = builder.prismaNode('Skill', {
   id: { field: 'id', description: 'The identification string.' },
   nullable: true,
   description: 'A skill questions train; the contract lists those of a Quiz set or exam (`quiz:skills`, `exam:skills`).',
-  findUnique: (id, ctx) => ({ id, AND: [visibleSkillsWhere(ctx)] }),
+  findUnique: (id, ctx) => ({ id, AND: [skills.visibleSkillsWhere(ctx)] }),
   fields: (t) => ({
     identifier: t.exposeString('identifier', { description: 'Identifier, unique among the skills of its owner.' }),
     title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
@@ -141,21 +141,17 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Questions the caller may view (its own, its organizations’, those in Quiz sets it may view), oldest first.',
     args: { search: t.arg.string({ description: 'Matches the external identifier or the text.' }) },
-    resolve: async (query, _root, args, ctx) =>
-      ctx.db.question.findMany({ ...query, where: await questions.questionsWhere(ctx, args.search ?? undefined), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+    resolve: (query, _root, args, ctx) => questions.listQuestions(ctx, { search: args.search ?? undefined }, query),
   }),
   question: t.prismaField({
     type: 'Question',
     description: 'One question by identification string.',
     args: { id: t.arg.id({ required: true, description: 'The identification string.' }) },
-    resolve: async (query, _root, args, ctx) => {
-      const found = await access.findQuestion(ctx, args.id, 'question:read', 'id');
-      return ctx.db.question.findUniqueOrThrow({ ...query, where: { id: found.id } });
-    },
+    resolve: (query, _root, args, ctx) => access.findQuestion(ctx, args.id, 'question:read', 'id', query),
   }),
   skills: t.prismaField({
     type: ['Skill'],
     description: 'The caller’s skills (administrators: all), by identifier.',
-    resolve: (query, _root, _args, ctx) => ctx.db.skill.findMany({ ...query, where: visibleSkillsWhere(ctx), orderBy: [{ identifier: 'asc' }, { id: 'asc' }] }),
+    resolve: (query, _root, _args, ctx) => skills.listSkills(ctx, query),
   }),
 }));

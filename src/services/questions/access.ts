@@ -4,6 +4,7 @@ import { allowedWhere, can, denied } from '../../auth/policy.ts';
 import type { ActionOn } from '../../auth/actions.ts';
 import { ArgumentError } from '../../errors.ts';
 import { viewableQuizSetsWhere } from '../quizzes/access.ts';
+import type { Selection } from '../selection.ts';
 
 /**
  * Who may do what with a question. Questions carry no permission rules of their own: their owner
@@ -34,8 +35,8 @@ export async function canOnQuestion(ctx: Context, question: Question, action: Qu
 }
 
 /** A question by identification string (NOT_FOUND naming `argument`), once the viewer may do `action` on it. */
-export async function findQuestion(ctx: Context, code: string, action: QuestionAction, argument = 'question'): Promise<Question> {
-  const question = await ctx.db.question.findUnique({ where: { id: code } });
+export async function findQuestion(ctx: Context, code: string, action: QuestionAction, argument = 'question', query: Selection<'Question'> = {}): Promise<Question> {
+  const question = await ctx.db.question.findUnique({ ...query, where: { id: code } });
   if (!question) throw new ArgumentError(argument, `no question with identification string '${code}'`, 'NOT_FOUND');
   const allowed =
     action === 'question:read'

@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import { readMedia, type MediaValue } from './media.ts';
 import { normalizePath, normalizeQuestion, type QuestionData } from './question-input.ts';
+import type { Selection, Window } from '../selection.ts';
 import * as s from './questions.schemas.ts';
 import { findQuizSet } from '../quizzes/access.ts';
 import { nextPosition } from '../quizzes/positions.ts';
@@ -65,14 +66,16 @@ export async function questionsWhere(ctx: Context, search?: string): Promise<Pri
   return { AND: [visible, { OR: [{ externalId: { contains: search, mode: 'insensitive' } }, { content: { contains: search, mode: 'insensitive' } }] }] };
 }
 
-export async function listQuestions(ctx: Context, raw: Record<string, unknown>): Promise<Question[]> {
+/** Questions the viewer may view, oldest first: a page of the contract, or a GraphQL connection's window. */
+export async function listQuestions(ctx: Context, raw: Record<string, unknown>, window?: Window<'Question'>): Promise<Question[]> {
   const { search, limit, page } = parseInput(s.paging, raw);
-  return ctx.db.question.findMany({
-    where: await questionsWhere(ctx, search),
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    ...s.pageWindow({ search, limit, page }),
-  });
+  const rows: Window<'Question'> = window ?? s.pageWindow({ search, limit, page });
+  return ctx.db.question.findMany({ ...rows, where: await questionsWhere(ctx, search), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
+
+/** The question as written, with the relations a GraphQL selection asks for (read again only then). */
+export const withSelection = async (db: Prisma.TransactionClient, question: Question, query?: Selection<'Question'>): Promise<Question> =>
+  query ? db.question.findUniqueOrThrow({ ...query, where: { id: question.id } }) : question;
 
 export const getQuestion = (ctx: Context, raw: Record<string, unknown>) => findByExternalId(ctx, raw, 'question:read');
 
@@ -136,7 +139,7 @@ export interface UpsertResult {
  * Concurrent identical calls: the insert is INSERT … ON CONFLICT DO NOTHING on the unique
  * (scope, external id) index, so exactly one creates the row; the others wait for it and update.
  */
-export async function upsertQuestion(ctx: Context, raw: Record<string, unknown>): Promise<UpsertResult> {
+export async function upsertQuestion(ctx: Context, raw: Record<string, unknown>, query?: Selection<'Question'>): Promise<UpsertResult> {
   const input = normalizeQuestion(parseInput(s.questionInput, raw));
   const media = await readMedia(raw, input.type);
   const me = ctx.viewer.user;
@@ -186,7 +189,7 @@ export async function upsertQuestion(ctx: Context, raw: Record<string, unknown>)
       await storeMedia(tx, question, media);
       if (quiz) await addToQuiz(tx, quiz.id, question.id);
       await audit(ctx, tx, count === 1 ? 'question.create' : 'question.update', question.id);
-      return { question, created: count === 1 };
+      return { question: await withSelection(tx, question, query), created: count === 1 };
     },
     // Uploads make these the largest writes; concurrent ones queue for the same row.
     { maxWait: 15_000, timeout: 60_000 },
@@ -209,16 +212,16 @@ export async function getExternalId(ctx: Context, raw: Record<string, unknown>):
 }
 
 /** POST `question:id`: a new external id, refused when another question of the same scope has it. */
-export async function setExternalId(ctx: Context, raw: Record<string, unknown>): Promise<Question> {
+export async function setExternalId(ctx: Context, raw: Record<string, unknown>, query: Selection<'Question'> = {}): Promise<Question> {
   const input = parseInput(s.setExternalId, raw);
-  const question = await findQuestion(ctx, input.question, 'question:update');
+  const question = await findQuestion(ctx, input.question, 'question:update', 'question', query);
   if (question.externalId === input.id) return question;
   const taken = () => new ArgumentError('id', `is taken by another question in the same ${quizOfScope(question.scope) ? 'Quiz set' : 'folder'}`, 'ID_TAKEN');
   if (await ctx.db.question.findUnique({ where: { scope_externalId: { scope: question.scope, externalId: input.id } }, select: { id: true } })) throw taken();
   try {
     return await ctx.db.$transaction(async (tx) => {
       await deleteFiles(tx, (await tx.questionExport.findMany({ where: { questionId: question.id }, select: { fileId: true } })).map((e) => e.fileId));
-      const updated = await tx.question.update({ where: { id: question.id }, data: { externalId: input.id } });
+      const updated = await tx.question.update({ ...query, where: { id: question.id }, data: { externalId: input.id } });
       await audit(ctx, tx, 'question.update', question.id);
       return updated;
     });
