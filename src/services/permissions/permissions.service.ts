@@ -138,7 +138,8 @@ export async function permissionSummary(ctx: Context, type: ContentType, raw: Re
   return { user, content, level, levels: levelsUpTo(type, level), rules: ruleLevels };
 }
 
-export type RuleWithUser = PermissionRule & { user: User };
+/** A rule with its user; `readableUser` only when the caller may read that user's account. */
+export type RuleWithUser = PermissionRule & { user: User; readableUser: User | null };
 
 /**
  * The rules on several pieces of one type, keyed by content id, each list by user name then level.
@@ -154,6 +155,6 @@ export async function rulesOf(ctx: Context, type: ContentType, ids: readonly str
   });
   rows.sort((a, b) => a.user.fullName.localeCompare(b.user.fullName) || a.userId.localeCompare(b.userId) || rank(type, a.level) - rank(type, b.level));
   const out = new Map(ids.map((id) => [id, [] as RuleWithUser[]]));
-  for (const row of rows) out.get(row.contentId)!.push(row);
+  for (const row of rows) out.get(row.contentId)!.push({ ...row, readableUser: userPolicy.read(ctx.viewer, row.user) ? row.user : null });
   return out;
 }
