@@ -1,6 +1,8 @@
 import { createContextCache } from '@pothos/core';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import DataLoader from 'dataloader';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.ts';
 import { builder } from '../builder.ts';
 import { QuestionType, SkillType } from '../questions/question.type.ts';
@@ -9,8 +11,19 @@ import * as items from '../../services/quizzes/items.service.ts';
 import { settingsView, type SettingsView } from '../../services/quizzes/settings.service.ts';
 import { viewableQuizSetsWhere } from '../../services/quizzes/access.ts';
 
-/** The entries of every Quiz set a request shows, loaded together; `items` and `questions` share them. */
-const entriesOf = createContextCache((ctx: Context) => new DataLoader((ids: readonly string[]) => items.entriesOf(ctx, ids)));
+/**
+ * The entries of every Quiz set a request shows, loaded together, with their questions' relations
+ * as the field's selection asks for them (`path` leads from the field to its questions): one
+ * loader per request and selection, so `items` and `questions` share one when they ask alike.
+ */
+const loaders = createContextCache(() => new Map<string, DataLoader<string, items.QuizEntry[]>>());
+function entriesOf(ctx: Context, info: GraphQLResolveInfo, path: string[]): DataLoader<string, items.QuizEntry[]> {
+  const questions = queryFromInfo({ context: ctx, info, typeName: 'Question', path });
+  const key = JSON.stringify(questions);
+  const byQuery = loaders(ctx);
+  if (!byQuery.has(key)) byQuery.set(key, new DataLoader((ids: readonly string[]) => items.entriesOf(ctx, ids, questions)));
+  return byQuery.get(key)!;
+}
 import { quizModes, quizTypes } from '../../services/quizzes/quizzes.schemas.ts';
 
 export const QuizModeType = builder.enumType('QuizMode', {
@@ -77,7 +90,7 @@ export const QuizSetType = builder.prismaNode('QuizSet', {
     items: t.field({
       type: [ItemType],
       description: 'Its entries in order: questions and groups, each group followed by its questions.',
-      resolve: (q, _args, ctx) => entriesOf(ctx).load(q.id),
+      resolve: (q, _args, ctx, info) => entriesOf(ctx, info, ['question']).load(q.id),
     }),
     skills: t.loadableList({
       type: SkillType,
@@ -88,7 +101,7 @@ export const QuizSetType = builder.prismaNode('QuizSet', {
     questions: t.connection({
       type: QuestionType,
       description: 'Its questions in the order of its entries.',
-      resolve: async (q, args, ctx) => resolveArrayConnection({ args }, items.questionsOf(await entriesOf(ctx).load(q.id))),
+      resolve: async (q, args, ctx, info) => resolveArrayConnection({ args }, items.questionsOf(await entriesOf(ctx, info, ['edges', 'node']).load(q.id))),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last changed.' }),

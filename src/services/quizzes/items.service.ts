@@ -25,11 +25,14 @@ export type QuizEntry =
 const byPosition = (a: { position: number; createdAt: Date }, b: { position: number; createdAt: Date }) =>
   a.position - b.position || a.createdAt.getTime() - b.createdAt.getTime();
 
-/** The entries of each Quiz set in order: top level by position, each group followed by its questions. */
-export async function entriesOf(ctx: Context, quizIds: readonly string[]): Promise<QuizEntry[][]> {
+/**
+ * The entries of each Quiz set in order: top level by position, each group followed by its
+ * questions, which carry the relations `questions` asks for.
+ */
+export async function entriesOf(ctx: Context, quizIds: readonly string[], questions: Selection<'Question'> = {}): Promise<QuizEntry[][]> {
   const [groups, items] = await Promise.all([
     ctx.db.quizGroup.findMany({ where: { quizId: { in: [...quizIds] } } }),
-    ctx.db.quizItem.findMany({ where: { quizId: { in: [...quizIds] } }, include: { question: true } }),
+    ctx.db.quizItem.findMany({ where: { quizId: { in: [...quizIds] } }, include: { question: questions.include || questions.select ? questions : true } }),
   ]);
   const question = (item: (typeof items)[number], group: QuizGroup | null): QuizEntry => ({ kind: 'question', item, question: item.question, group });
   return quizIds.map((quizId) => {
