@@ -1,3 +1,4 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.ts';
 import * as grading from '../../services/grading/grading.service.ts';
 import type { Grade } from '../../services/grading/grades.ts';
@@ -63,8 +64,10 @@ builder.queryFields((t) => ({
       quiz: t.arg.id({ description: 'A Quiz set the caller may view: marks its current preset, and its language is the default filter.' }),
       language: t.arg.string({ description: 'Only presets of this language (and those without one).' }),
     },
-    resolve: async (_root, args, ctx) =>
-      (await grading.listPresets(ctx, { quiz: args.quiz ?? undefined, language: args.language ?? undefined })).presets,
+    resolve: async (_root, args, ctx, info) => {
+      const presets = queryFromInfo({ context: ctx, info, typeName: 'GradingPreset', path: ['preset'] });
+      return (await grading.listPresets(ctx, { quiz: args.quiz ?? undefined, language: args.language ?? undefined }, presets)).presets;
+    },
   }),
 }));
 

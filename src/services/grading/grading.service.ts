@@ -116,7 +116,7 @@ async function presetLanguage(ctx: Context, language: string): Promise<string | 
   return language;
 }
 
-export async function listPresets(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz?: QuizSet; presets: PresetView[] }> {
+export async function listPresets(ctx: Context, raw: Record<string, unknown>, query: Selection<'GradingPreset'> = {}): Promise<{ quiz?: QuizSet; presets: PresetView[] }> {
   const input = parseInput(s.listPresets, raw);
   if (input.quiz !== undefined && input.exam !== undefined) throw new ArgumentError('exam', 'give quiz or exam, not both', 'ARGUMENT_CONFLICT');
   // What an exam changes in the list (its language and current preset) comes with the exams domain.
@@ -124,6 +124,7 @@ export async function listPresets(ctx: Context, raw: Record<string, unknown>): P
   const quiz = input.quiz === undefined ? undefined : await findQuizSet(ctx, input.quiz, 'quiz:grading-presets:read');
   const language = input.language ?? quiz?.language;
   const presets = await ctx.db.gradingPreset.findMany({
+    ...query,
     where: { AND: [usablePresetsWhere(ctx), language ? { OR: [{ language }, { language: null }] } : {}] },
     // Global first, then those of organizations, then own ones.
     orderBy: [{ global: 'desc' }, { organizationId: { sort: 'asc', nulls: 'last' } }, { title: 'asc' }, { id: 'asc' }],
