@@ -64,8 +64,7 @@ const oneType = {
   'tag:use': { level: 'view', doing: 'use it' },
 } as const satisfies Record<string, Need>;
 
-export type EveryTypeAction<T extends ContentType = ContentType> = `${T}:${keyof typeof everyType}`;
-export type Action = EveryTypeAction | keyof typeof oneType;
+export type Action = `${ContentType}:${keyof typeof everyType}` | keyof typeof oneType;
 /** The actions on one noun (a content type, or `question`). */
 export type ActionOn<T extends string> = Extract<Action, `${T}:${string}`>;
 

@@ -47,24 +47,26 @@ const refOf = (action: Action, subject: Subject): ContentRef => ({
 const refusal = (action: Action, need: Need) =>
   new PermissionError(`You need ${need.level} permission on this ${nounOf(action)}${need.doing ? ` to ${need.doing}` : ''}`);
 
-const ownerPasses = (ctx: PolicyContext, need: Need, subject: Subject) => !need.ownerOnly || ctx.viewer.user.admin || subject.ownerId === ctx.viewer.user.id;
+/** Why the viewer may not do `action` on the content it holds `held` on; null when it may. */
+function refusalOf(ctx: PolicyContext, action: Action, subject: Subject, held: Level | null): PermissionError | null {
+  const need = needOf(action);
+  if (!includes(typeOf(action), held, need.level)) return refusal(action, need);
+  if (need.ownerOnly && !ctx.viewer.user.admin && subject.ownerId !== ctx.viewer.user.id) return new PermissionError(need.ownerOnly);
+  return null;
+}
 
 /** Throws 403 unless the viewer may do `action` on the content; answers the level it holds there. */
 export async function assertCan(ctx: PolicyContext, action: Action, subject: Subject): Promise<Level> {
   const [held = null] = await levelsFor(ctx.db, ctx.viewer.user, [refOf(action, subject)]);
-  const need = needOf(action);
-  if (!includes(typeOf(action), held, need.level)) throw refusal(action, need);
-  if (!ownerPasses(ctx, need, subject)) throw new PermissionError(need.ownerOnly);
+  const refused = refusalOf(ctx, action, subject, held);
+  if (refused) throw refused;
   return held!;
 }
 
 /** Whether the viewer may do each action on its piece of content: one round of statements for all. */
 export async function canEach(ctx: PolicyContext, checks: readonly (readonly [Action, Subject])[]): Promise<boolean[]> {
   const held = await levelsFor(ctx.db, ctx.viewer.user, checks.map(([action, subject]) => refOf(action, subject)));
-  return checks.map(([action, subject], i) => {
-    const need = needOf(action);
-    return includes(typeOf(action), held[i] ?? null, need.level) && ownerPasses(ctx, need, subject);
-  });
+  return checks.map(([action, subject], i) => refusalOf(ctx, action, subject, held[i] ?? null) === null);
 }
 
 export async function can(ctx: PolicyContext, action: Action, subject: Subject): Promise<boolean> {

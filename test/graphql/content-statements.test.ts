@@ -68,7 +68,7 @@ const lists = {
 };
 type Counted = { [K in keyof typeof lists]: Awaited<ReturnType<typeof countStatements<Awaited<ReturnType<(typeof lists)[K]>>>>> };
 
-/** Every list counted with `total` rows. */
+/** Every list, counted. */
 async function countAll(): Promise<Counted> {
   const out: Record<string, unknown> = {};
   for (const [name, run] of Object.entries(lists)) out[name] = await countStatements(t, run as () => Promise<unknown>);
