@@ -999,6 +999,39 @@ export type DeleteLibraryDocumentMutationVariables = Exact<{
 
 export type DeleteLibraryDocumentMutation = { deleteLibraryDocument: string };
 
+export type TagsWithContentQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type TagsWithContentQuery = { tags: { edges: Array<{ node: { id: string, title: string, owner: { id: string }, organization: { id: string } | null, taggedContent: Array<{ type: TaggableContentType, id: string, title: string }> } }> } };
+
+export type QuizSetsWithEntriesQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type QuizSetsWithEntriesQuery = { quizSets: { edges: Array<{ node: { id: string, title: string, owner: { id: string }, organization: { id: string } | null, settings: { grading: string }, items: Array<{ kind: QuizSetItemKind, question: { id: string, media: Array<{ field: string }>, skills: Array<{ identifier: string }> } | null, group: { title: string } | null }>, questions: { edges: Array<{ node: { id: string, externalId: string } }> }, skills: Array<{ identifier: string }>, tags: Array<{ id: string }>, permissions: Array<{ userId: string, level: PermissionLevel }> } }> } };
+
+export type QuestionsWithDetailsQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type QuestionsWithDetailsQuery = { questions: { edges: Array<{ node: { id: string, externalId: string, media: Array<{ field: string, filename: string }>, skills: Array<{ identifier: string }>, owner: { id: string }, organization: { id: string } | null } }> } };
+
+export type CoursesWithDetailsQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type CoursesWithDetailsQuery = { courses: { edges: Array<{ node: { id: string, title: string, owner: { id: string }, organization: { id: string } | null, tags: Array<{ id: string }>, permissions: Array<{ userId: string, level: PermissionLevel }> } }> } };
+
+export type GradingPresetsUsedQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GradingPresetsUsedQuery = { gradingPresets: Array<{ current: boolean | null, preset: { id: string, used: boolean, own: boolean, organization: { id: string } | null } }> };
+
 export type UserSummaryFragment = { id: string, username: string, name: string, email: string, status: boolean, exam: boolean, group: string | null };
 
 export type IntegrationSummaryFragment = { id: string, title: string, type: IntegrationType, active: boolean, lti: string | null, createdAt: string };
@@ -3002,6 +3035,143 @@ export const UpdateLibraryDocumentDocument = `mutation UpdateLibraryDocument($in
 export const DeleteLibraryDocumentDocument = `mutation DeleteLibraryDocument($document: ID!) {
   deleteLibraryDocument(document: $document)
 }` as TypedDocumentString<DeleteLibraryDocumentMutation, DeleteLibraryDocumentMutationVariables>;
+
+export const TagsWithContentDocument = `query TagsWithContent($first: Int) {
+  tags(first: $first) {
+    edges {
+      node {
+        id
+        title
+        owner {
+          id
+        }
+        organization {
+          id
+        }
+        taggedContent {
+          type
+          id
+          title
+        }
+      }
+    }
+  }
+}` as TypedDocumentString<TagsWithContentQuery, TagsWithContentQueryVariables>;
+
+export const QuizSetsWithEntriesDocument = `query QuizSetsWithEntries($first: Int) {
+  quizSets(first: $first) {
+    edges {
+      node {
+        id
+        title
+        owner {
+          id
+        }
+        organization {
+          id
+        }
+        settings {
+          grading
+        }
+        items {
+          kind
+          question {
+            id
+            media {
+              field
+            }
+            skills {
+              identifier
+            }
+          }
+          group {
+            title
+          }
+        }
+        questions(first: 10) {
+          edges {
+            node {
+              id
+              externalId
+            }
+          }
+        }
+        skills {
+          identifier
+        }
+        tags {
+          id
+        }
+        permissions {
+          userId
+          level
+        }
+      }
+    }
+  }
+}` as TypedDocumentString<QuizSetsWithEntriesQuery, QuizSetsWithEntriesQueryVariables>;
+
+export const QuestionsWithDetailsDocument = `query QuestionsWithDetails($first: Int) {
+  questions(first: $first) {
+    edges {
+      node {
+        id
+        externalId
+        media {
+          field
+          filename
+        }
+        skills {
+          identifier
+        }
+        owner {
+          id
+        }
+        organization {
+          id
+        }
+      }
+    }
+  }
+}` as TypedDocumentString<QuestionsWithDetailsQuery, QuestionsWithDetailsQueryVariables>;
+
+export const CoursesWithDetailsDocument = `query CoursesWithDetails($first: Int) {
+  courses(first: $first) {
+    edges {
+      node {
+        id
+        title
+        owner {
+          id
+        }
+        organization {
+          id
+        }
+        tags {
+          id
+        }
+        permissions {
+          userId
+          level
+        }
+      }
+    }
+  }
+}` as TypedDocumentString<CoursesWithDetailsQuery, CoursesWithDetailsQueryVariables>;
+
+export const GradingPresetsUsedDocument = `query GradingPresetsUsed {
+  gradingPresets {
+    current
+    preset {
+      id
+      used
+      own
+      organization {
+        id
+      }
+    }
+  }
+}` as TypedDocumentString<GradingPresetsUsedQuery, GradingPresetsUsedQueryVariables>;
 
 export const CreateIntegrationDocument = `mutation CreateIntegration($input: CreateIntegrationInput!) {
   createIntegration(input: $input) {

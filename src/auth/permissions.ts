@@ -1,19 +1,19 @@
-import type { Context, Viewer } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { Prisma, User } from '../generated/prisma/client.ts';
-import { ArgumentError, PermissionError } from '../errors.ts';
+import { contentTypeEntry, type ContentType } from '../services/content/content-types.ts';
+import type { Level } from './levels.ts';
+
+export type { Level } from './levels.ts';
 import { organizationRoles, type OrganizationRole } from './organization-policy.ts';
 
-/** Content types that carry permissions, by their contract name (the `content.type` of outputs). */
-export const contentTypes = ['class', 'course', 'event', 'exam', 'integration', 'organization', 'quiz', 'scorm', 'tag', 'video'] as const;
-export type ContentType = (typeof contentTypes)[number];
+/**
+ * The effective level of a user on content, computed two ways that must agree: in memory for
+ * pieces at hand (levelsFor) and as a Prisma filter for lists (atLeastWhere).
+ * test/auth/level-agreement.test.ts compares them for every type, role, content level, rule and
+ * ownership. Services ask through the facade (policy.ts), which names actions, not levels.
+ */
 
-/** Permission levels, lowest first; a higher level includes the lower ones. Events add finances. */
-export const levels = ['view', 'report', 'control', 'modify', 'grant', 'admin'] as const;
-export const eventLevels = ['view', 'report', 'control', 'modify', 'finances', 'grant', 'admin'] as const;
-export type Level = (typeof eventLevels)[number];
-
-export const levelsOf = (type: ContentType): readonly Level[] => (type === 'event' ? eventLevels : levels);
+export const levelsOf = (type: ContentType): readonly Level[] => contentTypeEntry(type).levels;
 
 /** The rank of a level on the scale of the content type (-1: not a level of that type). */
 export const rank = (type: ContentType, level: string): number => levelsOf(type).indexOf(level as Level);
@@ -21,6 +21,10 @@ export const rank = (type: ContentType, level: string): number => levelsOf(type)
 /** The levels a holder of `level` has: that one and every lower one (none for null). */
 export const levelsUpTo = (type: ContentType, level: Level | null): Level[] =>
   level === null ? [] : levelsOf(type).slice(0, rank(type, level) + 1);
+
+/** Whether a held level includes `level` (false for a level the content type does not have). */
+export const includes = (type: ContentType, held: Level | null, level: Level): boolean =>
+  held !== null && rank(type, level) >= 0 && rank(type, held) >= rank(type, level);
 
 /** What the policy needs to know about a piece of content. */
 export interface ContentRef {
@@ -31,19 +35,12 @@ export interface ContentRef {
 }
 
 type Reader = Db | Prisma.TransactionClient;
-type Holder = Pick<User, 'id' | 'admin'>;
+export type Holder = Pick<User, 'id' | 'admin'>;
 
-/**
- * Organization roles that carry a level on one content type whatever the membership's content
- * level: the organization's teachers (and the roles above them) run its classes.
- */
-const roleLevels: Partial<Record<ContentType, { from: OrganizationRole; level: Level }>> = {
-  class: { from: 'teacher', level: 'modify' },
-};
 const rolesFrom = (role: OrganizationRole) => organizationRoles.slice(organizationRoles.indexOf(role));
 
-/** The organization whose memberships count for the content: an organization counts for itself. */
-const organizationOf = (content: ContentRef) => (content.type === 'organization' ? content.id : content.organizationId);
+/** The organization whose memberships count for the content. */
+export const organizationOf = (content: ContentRef) => (contentTypeEntry(content.type).organization === 'self' ? content.id : content.organizationId);
 
 interface Membership {
   permOrganization: string;
@@ -52,16 +49,15 @@ interface Membership {
 
 /**
  * The rank a membership gives on content of the organization. Organization admins hold admin.
- * On the organization itself every member holds view (the membership's content level is a level
+ * On an organization itself every member holds view (the membership's content level is a level
  * on the organization's content, not on the organization). On its content: the content level,
  * or what the member's role carries on that type.
  */
 function membershipRank(type: ContentType, m: Membership): number {
-  const scale = levelsOf(type);
-  if (m.permOrganization === 'admin') return scale.length - 1;
-  if (type === 'organization') return 0;
-  const implied = roleLevels[type];
-  const byRole = implied && rolesFrom(implied.from).includes(m.permOrganization as OrganizationRole) ? rank(type, implied.level) : -1;
+  const { levels, organization, roleLevel } = contentTypeEntry(type);
+  if (m.permOrganization === 'admin') return levels.length - 1;
+  if (organization === 'self') return 0;
+  const byRole = roleLevel && rolesFrom(roleLevel.role).includes(m.permOrganization as OrganizationRole) ? rank(type, roleLevel.level) : -1;
   return Math.max(rank(type, m.permContent), byRole);
 }
 
@@ -104,75 +100,33 @@ export async function levelsFor(db: Reader, user: Holder, contents: readonly Con
   });
 }
 
-/** The effective level of any user on one piece of content (see levelsFor). */
-export async function levelOf(db: Reader, user: Holder, content: ContentRef): Promise<Level | null> {
-  return (await levelsFor(db, user, [content]))[0]!;
-}
-
-/** The effective level of the viewer on one piece of content; null when it holds nothing. */
-export async function effectiveLevel(db: Reader, viewer: Viewer, content: ContentRef): Promise<Level | null> {
-  return levelOf(db, viewer.user, content);
-}
-
-/** Whether a held level includes `level` (false for a level the content type does not have). */
-export const includes = (type: ContentType, held: Level | null, level: Level): boolean =>
-  held !== null && rank(type, level) >= 0 && rank(type, held) >= rank(type, level);
-
-/** Whether the viewer holds at least `level` on the content. */
-export async function can(ctx: Pick<Context, 'db' | 'viewer'>, level: Level, content: ContentRef): Promise<boolean> {
-  return includes(content.type, await effectiveLevel(ctx.db, ctx.viewer, content), level);
-}
-
-/** Throws 403 unless the viewer holds at least `level` on the content. */
-export async function assertCan(ctx: Pick<Context, 'db' | 'viewer'>, level: Level, content: ContentRef, action?: string): Promise<void> {
-  if (!(await can(ctx, level, content))) {
-    throw new PermissionError(`You need ${level} permission on this ${content.type}${action ? ` to ${action}` : ''}`);
-  }
-}
-
 /**
- * A Prisma filter for lists: content on which the viewer holds at least `level`, by the same rules
- * as levelsFor(). For the models with `ownerId` and an `organization` relation, and Organization
- * itself; `id` is matched against the viewer's rules of the content type.
+ * A Prisma filter on the records of `type`: those on which the user holds at least `level`, by the
+ * same rules as levelsFor(). Matches `ownerId` and the `organization` relation (an organization:
+ * its `members`), and `id` against the user's rules on the type: one statement, left out with
+ * `rules: false` for records that borrow the type's policy and that no rule names (questions).
  */
-export async function atLeastWhere(db: Reader, viewer: Viewer, type: ContentType, level: Level): Promise<Record<string, unknown>> {
-  const userId = viewer.user.id;
-  if (viewer.user.admin) return {};
-  const held = levelsOf(type).slice(Math.max(rank(type, level), 0));
-  const rules = await db.permissionRule.findMany({ where: { userId, contentType: type, level: { in: held } }, select: { contentId: true } });
+export async function atLeastWhere(db: Reader, user: Holder, type: ContentType, level: Level, { rules: byRules = true } = {}): Promise<Record<string, unknown>> {
+  // A level the type does not have is held by nobody, as includes() says.
+  if (rank(type, level) < 0) return { id: { in: [] } };
+  if (user.admin) return {};
+  const userId = user.id;
+  const { organization, roleLevel } = contentTypeEntry(type);
+  const held = levelsOf(type).slice(rank(type, level));
+  const rules = byRules ? await db.permissionRule.findMany({ where: { userId, contentType: type, level: { in: held } }, select: { contentId: true } }) : [];
   const membership: Record<string, unknown>[] = [{ permOrganization: 'admin' }];
-  if (type === 'organization') {
+  if (organization === 'self') {
     if (level === 'view') membership.push({ permOrganization: { in: organizationRoles } });
   } else {
     membership.push({ permContent: { in: held } });
-    const implied = roleLevels[type];
-    if (implied && held.includes(implied.level)) membership.push({ permOrganization: { in: rolesFrom(implied.from) } });
+    if (roleLevel && held.includes(roleLevel.level)) membership.push({ permOrganization: { in: rolesFrom(roleLevel.role) } });
   }
   const members = { some: { userId, OR: membership } };
   return {
     OR: [
       { ownerId: userId },
       { id: { in: rules.map((r) => r.contentId) } },
-      type === 'organization' ? { members } : { organization: { OR: [{ ownerId: userId }, { members }] } },
+      organization === 'self' ? { members } : { organization: { OR: [{ ownerId: userId }, { members }] } },
     ],
   };
-}
-
-/** A Prisma filter for lists: content the viewer may view. */
-export async function viewableWhere(db: Reader, viewer: Viewer, type: ContentType): Promise<Record<string, unknown>> {
-  return atLeastWhere(db, viewer, type, 'view');
-}
-
-/**
- * Content of `type` may be put in an organization where the caller may change such content
- * without owning it (content level modify or more, organization managers, instance
- * administrators; for classes also its teachers). Unknown organization: NOT_FOUND naming `argument`.
- */
-export async function assertCanCreateIn(ctx: Pick<Context, 'db' | 'viewer'>, type: ContentType, organizationId: string, argument = 'organization'): Promise<void> {
-  const organization = await ctx.db.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
-  if (!organization) throw new ArgumentError(argument, `no organization with identification string '${organizationId}'`, 'NOT_FOUND');
-  // A piece of content of that type nobody owns and no rule names: what the organization alone gives.
-  if (!(await can(ctx, 'modify', { type, id: '', ownerId: null, organizationId }))) {
-    throw new PermissionError(`You may not put a ${type} in this organization: that needs modify permission on its content`);
-  }
 }

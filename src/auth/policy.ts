@@ -1,10 +1,14 @@
-import type { Viewer } from '../context.ts';
-import type { Integration, User } from '../generated/prisma/client.ts';
-import { PermissionError } from '../errors.ts';
+import type { Context, Viewer } from '../context.ts';
+import type { User } from '../generated/prisma/client.ts';
+import type { ContentType } from '../services/content/content-types.ts';
+import { ArgumentError, PermissionError } from '../errors.ts';
+import { needOf, nounOf, typeOf, type Action, type Need } from './actions.ts';
+import type { Level } from './levels.ts';
+import { atLeastWhere, includes, levelsFor, type ContentRef, type Holder } from './permissions.ts';
 
 /**
- * Who may act on users and integrations. A user manages the users it created; instance
- * administrators manage everyone. Services call these; neither face re-implements them.
+ * Who may act on users. A user manages the users it created; instance administrators manage
+ * everyone. Services call these; neither face re-implements them.
  */
 export const userPolicy = {
   read: (viewer: Viewer, target: Pick<User, 'id' | 'createdById'>) =>
@@ -16,14 +20,87 @@ export const userPolicy = {
     viewer.user.admin || target.id === viewer.user.id || target.createdById === viewer.user.id,
 };
 
-/**
- * Integration keys act as the owner, so only the owner and administrators hold them, whatever
- * permission levels others have on the integration (those follow the content policy).
- */
-export const integrationPolicy = {
-  manage: (viewer: Viewer, target: Pick<Integration, 'ownerId'>) => viewer.user.admin || target.ownerId === viewer.user.id,
-};
-
 export function assertAllowed(allowed: boolean, message = 'Permission denied'): void {
   if (!allowed) throw new PermissionError(message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content: services ask whether the viewer may do an action (actions.ts) on a piece of content.
+
+type PolicyContext = Pick<Context, 'db' | 'viewer'>;
+
+/** A piece of content as a service holds it: its record (the action names its type). */
+export interface Subject {
+  id: string;
+  ownerId: string | null;
+  /** Absent on an organization, which is content of itself. */
+  organizationId?: string | null;
+}
+
+const refOf = (action: Action, subject: Subject): ContentRef => ({
+  type: typeOf(action),
+  id: subject.id,
+  ownerId: subject.ownerId,
+  organizationId: subject.organizationId ?? null,
+});
+
+const refusal = (action: Action, need: Need) =>
+  new PermissionError(`You need ${need.level} permission on this ${nounOf(action)}${need.doing ? ` to ${need.doing}` : ''}`);
+
+/** Why the viewer may not do `action` on the content it holds `held` on; null when it may. */
+function refusalOf(ctx: PolicyContext, action: Action, subject: Subject, held: Level | null): PermissionError | null {
+  const need = needOf(action);
+  if (!includes(typeOf(action), held, need.level)) return refusal(action, need);
+  if (need.ownerOnly && !ctx.viewer.user.admin && subject.ownerId !== ctx.viewer.user.id) return new PermissionError(need.ownerOnly);
+  return null;
+}
+
+/** Throws 403 unless the viewer may do `action` on the content; answers the level it holds there. */
+export async function assertCan(ctx: PolicyContext, action: Action, subject: Subject): Promise<Level> {
+  const [held = null] = await levelsFor(ctx.db, ctx.viewer.user, [refOf(action, subject)]);
+  const refused = refusalOf(ctx, action, subject, held);
+  if (refused) throw refused;
+  return held!;
+}
+
+/** Whether the viewer may do each action on its piece of content: one round of statements for all. */
+export async function canEach(ctx: PolicyContext, checks: readonly (readonly [Action, Subject])[]): Promise<boolean[]> {
+  const held = await levelsFor(ctx.db, ctx.viewer.user, checks.map(([action, subject]) => refOf(action, subject)));
+  return checks.map(([action, subject], i) => refusalOf(ctx, action, subject, held[i] ?? null) === null);
+}
+
+export async function can(ctx: PolicyContext, action: Action, subject: Subject): Promise<boolean> {
+  return (await canEach(ctx, [[action, subject]]))[0]!;
+}
+
+/**
+ * A Prisma filter on the records of the action's content type: those the viewer may do it on,
+ * the same answer can() gives for each. Lists, counts and GraphQL node lookups use it.
+ */
+export async function allowedWhere(ctx: PolicyContext, action: Action): Promise<Record<string, unknown>> {
+  const need = needOf(action);
+  const where = await atLeastWhere(ctx.db, ctx.viewer.user, typeOf(action), need.level, { rules: !need.as });
+  return need.ownerOnly && !ctx.viewer.user.admin ? { AND: [where, { ownerId: ctx.viewer.user.id }] } : where;
+}
+
+/** The refusal of `action`, for a service that checked several pieces at once with allowedWhere(). */
+export const denied = (action: Action): PermissionError => refusal(action, needOf(action));
+
+/**
+ * Content of a type may be put in an organization where the caller may change such content
+ * without owning it (content level modify or more, organization managers, instance
+ * administrators; for classes also its teachers). Unknown organization: NOT_FOUND naming `argument`.
+ */
+export async function assertCanCreateIn(ctx: PolicyContext, action: `${ContentType}:create`, organizationId: string, argument = 'organization'): Promise<void> {
+  const organization = await ctx.db.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
+  if (!organization) throw new ArgumentError(argument, `no organization with identification string '${organizationId}'`, 'NOT_FOUND');
+  // A piece of content of that type nobody owns and no rule names: what the organization alone gives.
+  if (!(await can(ctx, action, { id: '', ownerId: null, organizationId }))) {
+    throw new PermissionError(`You may not put a ${typeOf(action)} in this organization: that needs ${needOf(action).level} permission on its content`);
+  }
+}
+
+/** The effective levels of any user on pieces of content (what a permission check reports about them); null: none. */
+export async function heldLevels(ctx: PolicyContext, user: Holder, contents: readonly ContentRef[]): Promise<(Level | null)[]> {
+  return levelsFor(ctx.db, user, contents);
 }

@@ -3,7 +3,8 @@
  * contract documents define (/work/shared/spec/document-a.md and document-b.md).
  *
  * Plain data: the router uses it to tell an unknown endpoint (400) from a method the
- * endpoint does not support (405), and each issue area implements its own slice.
+ * endpoint does not support (405), and each issue area implements its own slice. The
+ * per-content-type families come from the content registration (content-types.ts).
  *
  * Deliberately absent:
  * - GET `exam:journey`, GET/POST `exam:round`, POST `exam:certificates`: Document B
@@ -12,6 +13,8 @@
  * - the journey user-state record: its path and method are not shown.
  * - metrics endpoints (Document A rule 3: not shown).
  */
+
+import { permissionTypes, taggableTypes } from '../services/content/content-types.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -38,32 +41,11 @@ export interface Operation {
 /** Canonical method order (also the order used by `allowedMethods`, e.g. for `Allow`). */
 export const HTTP_METHODS: readonly HttpMethod[] = Object.freeze(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Path prefixes of "Content permissions and transfer" (Document A). */
-export const PERMISSION_PREFIXES = Object.freeze([
-  'class',
-  'course',
-  'event',
-  'exam',
-  'integration',
-  'organization',
-  'quiz',
-  'scorm',
-  'tag',
-  'video',
-] as const);
+/** Path prefixes of "Content permissions and transfer" (Document A): the content types that take permissions. */
+export const PERMISSION_PREFIXES = Object.freeze([...permissionTypes]);
 
-/** Taggable content types of "Tags" (Document A); `tag` itself is not taggable. */
-export const TAGGABLE_TYPES = Object.freeze([
-  'class',
-  'course',
-  'event',
-  'exam',
-  'integration',
-  'organization',
-  'quiz',
-  'scorm',
-  'video',
-] as const);
+/** Taggable content types of "Tags" (Document A): the content types that take tags. */
+export const TAGGABLE_TYPES = Object.freeze([...taggableTypes]);
 
 function op(
   document: Operation['document'],

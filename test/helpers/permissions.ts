@@ -1,13 +1,14 @@
 import type { Caller, RpcResult, TestApp } from './app.ts';
 import { refusedUnchanged } from './expect.ts';
-import { contentTypes, rank, type ContentType, type Level } from '../../src/auth/permissions.ts';
+import { rank, type Level } from '../../src/auth/permissions.ts';
+import { contentTypeRegistry, contentTypes, hasRecords, type ContentType } from '../../src/services/content/content-types.ts';
 import { newId } from '../../src/ids.ts';
 
 /** Seed builders and checks shared by the content permission tests (REST, matrix and GraphQL). */
 
-/** The content types with records: exams are not built yet, so every exam is unknown. */
-export const builtTypes = contentTypes.filter((type): type is Exclude<ContentType, 'exam'> => type !== 'exam');
-export type BuiltType = (typeof builtTypes)[number];
+/** The content types with records (a type without them, such as exams until built, knows no id). */
+export type BuiltType = { [K in ContentType]: (typeof contentTypeRegistry)[K]['model'] extends null ? never : K }[ContentType];
+export const builtTypes = contentTypes.filter((type): type is BuiltType => hasRecords(type));
 
 /** Whether a holder of `held` may do what needs `needed`. */
 export const allows = (type: ContentType, held: Level, needed: Level) => rank(type, held) >= rank(type, needed);

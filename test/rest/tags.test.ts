@@ -3,7 +3,7 @@ import { createTestApp, type Caller, type RpcResult, type TestApp } from '../hel
 import { expectError, ok as okAs } from '../helpers/organizations.ts';
 import { newId } from '../../src/ids.ts';
 import { createApiIntegration } from '../../src/services/bootstrap/bootstrap.service.ts';
-import { taggableTypes, type TaggableType } from '../../src/services/tags/tags.schemas.ts';
+import { taggableTypes, type TaggableType } from '../../src/services/content/content-types.ts';
 
 /**
  * The Tags endpoints of Document A through HTTP: `tags`, `tag`, and `<type>:tags` / `<type>:tag`

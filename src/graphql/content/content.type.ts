@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import * as content from '../../services/content/content.service.ts';
-import { minimalTypes, type MinimalType } from '../../services/content/content.schemas.ts';
+import { minimalTypes } from '../../services/content/content.schemas.ts';
+import { contentTypeRegistry } from '../../services/content/content-types.ts';
 
 /**
  * Course, Event, Scorm and Video: the minimal content records. The four have the same fields and
@@ -8,8 +9,7 @@ import { minimalTypes, type MinimalType } from '../../services/content/content.s
  * is deleted with admin (services/content/content.service.ts).
  */
 
-const models = { course: 'Course', event: 'Event', scorm: 'Scorm', video: 'Video' } as const satisfies Record<MinimalType, string>;
-const plurals = { course: 'courses', event: 'events', scorm: 'scorms', video: 'videos' } as const satisfies Record<MinimalType, string>;
+const plurals = { course: 'courses', event: 'events', scorm: 'scorms', video: 'videos' } as const;
 const names = { course: 'A course', event: 'An event (its permission levels add finances)', scorm: 'A SCORM package', video: 'A video' };
 const pluralNames = { course: 'Courses', event: 'Events', scorm: 'SCORM packages', video: 'Videos' };
 
@@ -36,8 +36,9 @@ const UpdateContentInput = builder.inputType('UpdateContentInput', {
 
 for (const type of minimalTypes) {
   // The four models have the same columns; typing the loop as one of them keeps the fields checked.
-  const model = models[type] as 'Course';
-  const name = models[type];
+  // The GraphQL type of each is the one its content registration names.
+  const name = contentTypeRegistry[type].graphql;
+  const model = name as 'Course';
 
   builder.prismaNode(model, {
     id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
@@ -65,21 +66,13 @@ for (const type of minimalTypes) {
       cursor: 'id',
       description: `${pluralNames[type]} the caller may view, oldest first.`,
       args: { search: t.arg.string({ description: 'Matches the title or the external identifier.' }) },
-      resolve: async (query, _root, args, ctx) =>
-        content.table(ctx.db, type).findMany({
-          ...query,
-          where: await content.viewableContentWhere(ctx, type, args.search ?? undefined),
-          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        }),
+      resolve: (query, _root, args, ctx) => content.listContents(ctx, type, { search: args.search ?? undefined }, query),
     }),
     [type]: t.prismaField({
       type: model,
       description: `One of the ${pluralNames[type].toLowerCase()} by identification string (NOT_FOUND or PERMISSION_DENIED otherwise).`,
       args: { id: t.arg.id({ required: true }) },
-      resolve: async (query, _root, args, ctx) => {
-        const found = await content.getContent(ctx, type, args);
-        return content.table(ctx.db, type).findUniqueOrThrow({ ...query, where: { id: found.id } });
-      },
+      resolve: (query, _root, args, ctx) => content.getContent(ctx, type, args, query),
     }),
   }));
 
@@ -88,19 +81,13 @@ for (const type of minimalTypes) {
       type: model,
       description: 'Creates a record owned by the caller.',
       args: { input: t.arg({ type: CreateContentInput, required: true }) },
-      resolve: async (query, _root, args, ctx) => {
-        const created = await content.createContent(ctx, type, { ...args.input });
-        return content.table(ctx.db, type).findUniqueOrThrow({ ...query, where: { id: created.id } });
-      },
+      resolve: (query, _root, args, ctx) => content.createContent(ctx, type, { ...args.input }, query),
     }),
     [`update${name}`]: t.prismaField({
       type: model,
       description: 'Changes a record; needs modify permission on it.',
       args: { input: t.arg({ type: UpdateContentInput, required: true }) },
-      resolve: async (query, _root, args, ctx) => {
-        const updated = await content.updateContent(ctx, type, { ...args.input });
-        return content.table(ctx.db, type).findUniqueOrThrow({ ...query, where: { id: updated.id } });
-      },
+      resolve: (query, _root, args, ctx) => content.updateContent(ctx, type, { ...args.input }, query),
     }),
     [`delete${name}`]: t.id({
       description: 'Deletes a record with its permission rules and tag attachments; needs admin permission. Returns its identification string.',

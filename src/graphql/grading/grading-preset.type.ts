@@ -1,7 +1,8 @@
-import type { Context } from '../../context.ts';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.ts';
 import * as grading from '../../services/grading/grading.service.ts';
 import type { Grade } from '../../services/grading/grades.ts';
+import type { GradingPreset } from '../../generated/prisma/client.ts';
 
 const GradeType = builder.objectRef<Grade>('Grade').implement({
   description: 'A grade of a preset, reached from its threshold up to the next grade.',
@@ -30,9 +31,11 @@ export const GradingPresetType = builder.prismaNode('GradingPreset', {
     }),
     own: t.boolean({ description: 'A custom preset of the caller.', resolve: (p, _args, ctx) => grading.isOwn(ctx, p) }),
     organization: t.relation('organization', { nullable: true, description: 'The organization it belongs to (read-only for its members); null otherwise.' }),
-    used: t.boolean({
+    used: t.loadable({
+      type: 'Boolean',
       description: 'Own presets: any Quiz set uses it (then its type is fixed and it cannot be removed); others: a Quiz set of the caller uses it.',
-      resolve: (p, _args, ctx) => grading.isUsed(ctx, p),
+      load: (presets: GradingPreset[], ctx) => grading.presetsUsed(ctx, presets),
+      resolve: (p) => p,
     }),
     grades: t.field({ type: [GradeType], description: 'The grades, by ascending threshold.', resolve: (p, _args, ctx) => grading.presetView(ctx, p).grades }),
     successfulAll: t.boolean({
@@ -61,8 +64,10 @@ builder.queryFields((t) => ({
       quiz: t.arg.id({ description: 'A Quiz set the caller may view: marks its current preset, and its language is the default filter.' }),
       language: t.arg.string({ description: 'Only presets of this language (and those without one).' }),
     },
-    resolve: async (_root, args, ctx) =>
-      (await grading.listPresets(ctx, { quiz: args.quiz ?? undefined, language: args.language ?? undefined })).presets,
+    resolve: async (_root, args, ctx, info) => {
+      const presets = queryFromInfo({ context: ctx, info, typeName: 'GradingPreset', path: ['preset'] });
+      return (await grading.listPresets(ctx, { quiz: args.quiz ?? undefined, language: args.language ?? undefined }, presets)).presets;
+    },
   }),
 }));
 
@@ -104,20 +109,18 @@ export const given = (input: object): Record<string, unknown> =>
     Object.entries(input).flatMap(([k, v]) => (v === null || v === undefined ? [] : [[k, Array.isArray(v) ? v.map((x: unknown) => (typeof x === 'object' && x !== null ? given(x) : x)) : v]])),
   );
 
-const refetch = (ctx: Context, query: object, id: string) => ctx.db.gradingPreset.findUniqueOrThrow({ ...query, where: { id } });
-
 builder.mutationFields((t) => ({
   createGradingPreset: t.prismaField({
     type: 'GradingPreset',
     description: 'Creates a custom grading preset owned by the caller.',
     args: { input: t.arg({ type: CreateGradingPresetInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => refetch(ctx, query, (await grading.createPreset(ctx, given(args.input))).id),
+    resolve: (query, _root, args, ctx) => grading.createPreset(ctx, given(args.input), query),
   }),
   updateGradingPreset: t.prismaField({
     type: 'GradingPreset',
     description: 'Changes an own custom preset; global and organization presets are read-only.',
     args: { input: t.arg({ type: UpdateGradingPresetInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => refetch(ctx, query, (await grading.updatePreset(ctx, given(args.input))).preset.id),
+    resolve: async (query, _root, args, ctx) => (await grading.updatePreset(ctx, given(args.input), query)).preset,
   }),
   deleteGradingPreset: t.id({
     description: 'Removes an own custom preset no Quiz set uses; returns its identification string.',

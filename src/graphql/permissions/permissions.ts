@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { UserType } from '../users/user.type.ts';
-import { userPolicy } from '../../auth/policy.ts';
-import { contentTypes, eventLevels, type ContentType, type Level } from '../../auth/permissions.ts';
+import { eventLevels, type Level } from '../../auth/levels.ts';
+import { contentTypes } from '../../services/content/content-types.ts';
 import * as permissions from '../../services/permissions/permissions.service.ts';
 import '../content/content.type.ts';
 import { addContentListField } from '../content/content-models.ts';
@@ -25,7 +25,7 @@ const PermissionRuleType = builder.objectRef<permissions.RuleWithUser>('Permissi
       type: UserType,
       nullable: true,
       description: 'The user account, when the caller may read it (itself, a user it manages, or any for administrators).',
-      resolve: (r, _args, ctx) => (userPolicy.read(ctx.viewer, r.user) ? r.user : null),
+      resolve: (r) => r.readableUser,
     }),
     level: t.field({ type: PermissionLevelEnum, description: 'The level.', resolve: (r) => r.level as Level }),
     grantedById: t.exposeID('grantedById', { nullable: true, description: 'Who granted it; null when unknown.' }),

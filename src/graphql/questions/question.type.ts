@@ -1,7 +1,8 @@
 import { builder } from '../builder.ts';
 import type { Question } from '../../generated/prisma/client.ts';
 import * as questions from '../../services/questions/questions.service.ts';
-import { visibleSkillsWhere } from '../../services/questions/skills.service.ts';
+import * as access from '../../services/questions/access.ts';
+import * as skills from '../../services/questions/skills.service.ts';
 import { formatTolerance } from '../../services/questions/export.ts';
 import type { Parameter, QuestionData } from '../../services/questions/question-input.ts';
 import type { Penalty } from '../../services/questions/questions.schemas.ts';
@@ -13,7 +14,7 @@ export const SkillType = builder.prismaNode('Skill', {
   id: { field: 'id', description: 'The identification string.' },
   nullable: true,
   description: 'A skill questions train; the contract lists those of a Quiz set or exam (`quiz:skills`, `exam:skills`).',
-  findUnique: (id, ctx) => ({ id, AND: [visibleSkillsWhere(ctx)] }),
+  findUnique: (id, ctx) => ({ id, AND: [skills.visibleSkillsWhere(ctx)] }),
   fields: (t) => ({
     identifier: t.exposeString('identifier', { description: 'Identifier, unique among the skills of its owner.' }),
     title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
@@ -71,11 +72,11 @@ export const QuestionType = builder.prismaNode('Question', {
   id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
   nullable: true,
   description: 'A question of any of the 20 types, with every field of POST question.',
-  findUnique: async (id, ctx) => ({ id, AND: [await questions.visibleQuestionsWhere(ctx)] }),
+  findUnique: async (id, ctx) => ({ id, AND: [await access.visibleQuestionsWhere(ctx)] }),
   fields: (t) => ({
     externalId: t.exposeString('externalId', { description: 'External identifier (1-64 characters), unique in its folder or Quiz set.' }),
-    path: t.string({ nullable: true, description: 'The folder of its owner; null for a question of a Quiz set.', resolve: (q) => (questions.quizOfScope(q.scope) ? null : q.path) }),
-    quizId: t.id({ nullable: true, description: 'The Quiz set whose scope it belongs to; null for a question in a folder.', resolve: (q) => questions.quizOfScope(q.scope) }),
+    path: t.string({ nullable: true, description: 'The folder of its owner; null for a question of a Quiz set.', resolve: (q) => (access.quizOfScope(q.scope) ? null : q.path) }),
+    quizId: t.id({ nullable: true, description: 'The Quiz set whose scope it belongs to; null for a question in a folder.', resolve: (q) => access.quizOfScope(q.scope) }),
     type: t.exposeString('type', { description: 'One of the 20 question types (generic, text, numerical, date/time, …).' }),
     content: t.exposeString('content', { description: 'The question text.' }),
     answers: t.exposeStringList('answers', { description: 'Answers or true statements (pairs as a>>>b, matrices as [..;..|..]).' }),
@@ -140,21 +141,17 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Questions the caller may view (its own, its organizations’, those in Quiz sets it may view), oldest first.',
     args: { search: t.arg.string({ description: 'Matches the external identifier or the text.' }) },
-    resolve: async (query, _root, args, ctx) =>
-      ctx.db.question.findMany({ ...query, where: await questions.questionsWhere(ctx, args.search ?? undefined), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+    resolve: (query, _root, args, ctx) => questions.listQuestions(ctx, { search: args.search ?? undefined }, query),
   }),
   question: t.prismaField({
     type: 'Question',
     description: 'One question by identification string.',
     args: { id: t.arg.id({ required: true, description: 'The identification string.' }) },
-    resolve: async (query, _root, args, ctx) => {
-      const found = await questions.findQuestion(ctx, args.id, 'view', 'id');
-      return ctx.db.question.findUniqueOrThrow({ ...query, where: { id: found.id } });
-    },
+    resolve: (query, _root, args, ctx) => access.findQuestion(ctx, args.id, 'question:read', 'id', query),
   }),
   skills: t.prismaField({
     type: ['Skill'],
     description: 'The caller’s skills (administrators: all), by identifier.',
-    resolve: (query, _root, _args, ctx) => ctx.db.skill.findMany({ ...query, where: visibleSkillsWhere(ctx), orderBy: [{ identifier: 'asc' }, { id: 'asc' }] }),
+    resolve: (query, _root, _args, ctx) => skills.listSkills(ctx, query),
   }),
 }));

@@ -1,14 +1,13 @@
-import type { Context } from '../../context.ts';
 import { builder } from '../builder.ts';
 import * as questions from '../../services/questions/questions.service.ts';
 import * as skills from '../../services/questions/skills.service.ts';
 import { exportQuestion, type ExportLink } from '../../services/questions/export.ts';
-import './question.type.ts';
+import { QuestionType } from './question.type.ts';
 
 const ExportLinkType = builder.objectRef<ExportLink>('QuestionExportLink').implement({
   description: 'A link to a JSON export of a question (the fields of POST question), readable without credentials until `valid`.',
   fields: (t) => ({
-    question: t.prismaField({ type: 'Question', description: 'The question.', resolve: (query, link, _args, ctx) => refetch(ctx, query, link.question.id) }),
+    question: t.field({ type: QuestionType, description: 'The question.', resolve: (link) => link.question }),
     url: t.exposeString('url', { description: 'The link, `BASE_URL/files/<token>`.' }),
     valid: t.expose('valid', { type: 'DateTime', description: 'The link works until this moment (the end of a UTC day).' }),
   }),
@@ -32,8 +31,6 @@ const UpdateSkillInput = builder.inputType('UpdateSkillInput', {
   }),
 });
 
-const refetch = (ctx: Context, query: object, id: string) => ctx.db.question.findUniqueOrThrow({ ...query, where: { id } });
-
 /** Contract field names (snake_case) as the service's (camelCase); camelCase keys pass unchanged. */
 const serviceFields = (fields: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), v]));
@@ -44,7 +41,7 @@ builder.mutationFields((t) => ({
     description:
       'Creates or updates a question exactly as POST question does (same rules, same errors). `fields` is a JSON object of the fields of POST question, by their contract names (snake_case, or camelCase); media as `<filename>=<base64 or URL>`.',
     args: { fields: t.arg({ type: 'JSONObject', required: true, description: 'The fields of POST question: id, type, content, answer, …' }) },
-    resolve: async (query, _root, args, ctx) => refetch(ctx, query, (await questions.upsertQuestion(ctx, serviceFields(args.fields))).question.id),
+    resolve: async (query, _root, args, ctx) => (await questions.upsertQuestion(ctx, serviceFields(args.fields), query)).question,
   }),
   deleteQuestion: t.id({
     description: 'Deletes a question permanently (modify permission); returns its identification string.',
@@ -55,7 +52,7 @@ builder.mutationFields((t) => ({
     type: 'Question',
     description: 'Sets the external identifier; refused (ID_TAKEN) when another question of the same folder or Quiz set has it.',
     args: { question: t.arg.id({ required: true, description: 'The question.' }), id: t.arg.string({ required: true, description: '1-64 characters.' }) },
-    resolve: async (query, _root, args, ctx) => refetch(ctx, query, (await questions.setExternalId(ctx, args)).id),
+    resolve: (query, _root, args, ctx) => questions.setExternalId(ctx, args, query),
   }),
   exportQuestion: t.field({
     type: ExportLinkType,
@@ -67,13 +64,13 @@ builder.mutationFields((t) => ({
     type: 'Skill',
     description: 'Creates a skill of the caller.',
     args: { input: t.arg({ type: CreateSkillInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => ctx.db.skill.findUniqueOrThrow({ ...query, where: { id: (await skills.createSkill(ctx, { ...args.input })).id } }),
+    resolve: (query, _root, args, ctx) => skills.createSkill(ctx, { ...args.input }, query),
   }),
   updateSkill: t.prismaField({
     type: 'Skill',
     description: 'Changes a skill of the caller.',
     args: { input: t.arg({ type: UpdateSkillInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => ctx.db.skill.findUniqueOrThrow({ ...query, where: { id: (await skills.updateSkill(ctx, { ...args.input })).id } }),
+    resolve: (query, _root, args, ctx) => skills.updateSkill(ctx, { ...args.input }, query),
   }),
   deleteSkill: t.id({
     description: 'Deletes a skill of the caller, detaching it from every question; returns its identification string.',
@@ -84,12 +81,12 @@ builder.mutationFields((t) => ({
     type: 'Question',
     description: 'Attaches a skill of the caller to a question it may modify; attaching it again changes nothing.',
     args: { question: t.arg.id({ required: true, description: 'The question.' }), skill: t.arg.id({ required: true, description: 'The skill.' }) },
-    resolve: async (query, _root, args, ctx) => refetch(ctx, query, (await skills.attachSkill(ctx, args)).id),
+    resolve: (query, _root, args, ctx) => skills.attachSkill(ctx, args, query),
   }),
   detachSkill: t.prismaField({
     type: 'Question',
     description: 'Detaches a skill from a question it may modify.',
     args: { question: t.arg.id({ required: true, description: 'The question.' }), skill: t.arg.id({ required: true, description: 'The skill.' }) },
-    resolve: async (query, _root, args, ctx) => refetch(ctx, query, (await skills.detachSkill(ctx, args)).id),
+    resolve: (query, _root, args, ctx) => skills.detachSkill(ctx, args, query),
   }),
 }));

@@ -1,4 +1,8 @@
+import { createContextCache } from '@pothos/core';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { resolveArrayConnection } from '@pothos/plugin-relay';
+import DataLoader from 'dataloader';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.ts';
 import { builder } from '../builder.ts';
 import { QuestionType, SkillType } from '../questions/question.type.ts';
@@ -6,6 +10,20 @@ import * as quizzes from '../../services/quizzes/quizzes.service.ts';
 import * as items from '../../services/quizzes/items.service.ts';
 import { settingsView, type SettingsView } from '../../services/quizzes/settings.service.ts';
 import { viewableQuizSetsWhere } from '../../services/quizzes/access.ts';
+
+/**
+ * The entries of every Quiz set a request shows, loaded together, with their questions' relations
+ * as the field's selection asks for them (`path` leads from the field to its questions): one
+ * loader per request and selection, so `items` and `questions` share one when they ask alike.
+ */
+const loaders = createContextCache(() => new Map<string, DataLoader<string, items.QuizEntry[]>>());
+function entriesOf(ctx: Context, info: GraphQLResolveInfo, path: string[]): DataLoader<string, items.QuizEntry[]> {
+  const questions = queryFromInfo({ context: ctx, info, typeName: 'Question', path });
+  const key = JSON.stringify(questions);
+  const byQuery = loaders(ctx);
+  if (!byQuery.has(key)) byQuery.set(key, new DataLoader((ids: readonly string[]) => items.entriesOf(ctx, ids, questions)));
+  return byQuery.get(key)!;
+}
 import { quizModes, quizTypes } from '../../services/quizzes/quizzes.schemas.ts';
 
 export const QuizModeType = builder.enumType('QuizMode', {
@@ -69,11 +87,10 @@ export const QuizSetType = builder.prismaNode('QuizSet', {
     organization: t.relation('organization', { nullable: true, description: 'Its organization, whose members hold their content level on it; null when none.' }),
     owner: t.relation('owner', { description: 'The user who created it (holds admin on it).' }),
     settings: t.field({ type: SettingsType, description: 'Its settings.', resolve: (q) => settingsView(q) }),
-    items: t.loadableList({
-      type: ItemType,
+    items: t.field({
+      type: [ItemType],
       description: 'Its entries in order: questions and groups, each group followed by its questions.',
-      load: (ids: string[], ctx) => items.entriesOf(ctx, ids),
-      resolve: (q) => q.id,
+      resolve: (q, _args, ctx, info) => entriesOf(ctx, info, ['question']).load(q.id),
     }),
     skills: t.loadableList({
       type: SkillType,
@@ -84,7 +101,7 @@ export const QuizSetType = builder.prismaNode('QuizSet', {
     questions: t.connection({
       type: QuestionType,
       description: 'Its questions in the order of its entries.',
-      resolve: async (q, args, ctx) => resolveArrayConnection({ args }, (await items.quizQuestions(ctx, q.id)).map((e) => e.question)),
+      resolve: async (q, args, ctx, info) => resolveArrayConnection({ args }, items.questionsOf(await entriesOf(ctx, info, ['edges', 'node']).load(q.id))),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last changed.' }),
@@ -97,7 +114,6 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Quiz sets the caller may view, by title.',
     args: { search: t.arg.string({ description: 'Matches the title.' }) },
-    resolve: async (query, _root, args, ctx: Context) =>
-      ctx.db.quizSet.findMany({ ...query, where: await quizzes.quizSetsWhere(ctx, args.search ?? undefined), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
+    resolve: (query, _root, args, ctx) => quizzes.listQuizSets(ctx, { search: args.search ?? undefined }, query),
   }),
 }));

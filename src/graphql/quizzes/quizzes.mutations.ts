@@ -1,4 +1,3 @@
-import type { Context } from '../../context.ts';
 import { builder } from '../builder.ts';
 import * as quizzes from '../../services/quizzes/quizzes.service.ts';
 import * as settings from '../../services/quizzes/settings.service.ts';
@@ -50,8 +49,6 @@ const CopyMode = builder.enumType('QuizSettingsCopyMode', {
   description: 'How settings are copied.',
 });
 
-const refetch = (ctx: Context, query: object, id: string) => ctx.db.quizSet.findUniqueOrThrow({ ...query, where: { id } });
-
 /** Null removes these, as an empty value does in the contract. */
 const removable = (value: string | null | undefined) => (value === null ? '' : value);
 
@@ -66,8 +63,7 @@ builder.mutationFields((t) => ({
     type: 'QuizSet',
     description: 'Creates a Quiz set owned by the caller.',
     args: { input: t.arg({ type: CreateQuizSetInput, required: true }) },
-    resolve: async (query, _root, { input: { externalId, ...input } }, ctx) =>
-      refetch(ctx, query, (await quizzes.createQuizSet(ctx, given({ ...input, id: externalId }))).id),
+    resolve: (query, _root, { input: { externalId, ...input } }, ctx) => quizzes.createQuizSet(ctx, given({ ...input, id: externalId }), query),
   }),
   updateQuizSet: t.prismaField({
     type: 'QuizSet',
@@ -75,7 +71,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: UpdateQuizSetInput, required: true }) },
     resolve: async (query, _root, { input: { externalId, description, organization, ...input } }, ctx) => {
       const changes = { ...input, id: removable(externalId), description: removable(description), organization: removable(organization) };
-      return refetch(ctx, query, (await quizzes.updateQuizSet(ctx, given(changes))).id);
+      return quizzes.updateQuizSet(ctx, given(changes), query);
     },
   }),
   deleteQuizSet: t.id({
@@ -87,7 +83,7 @@ builder.mutationFields((t) => ({
     type: 'QuizSet',
     description: 'Changes the settings of a Quiz set.',
     args: { input: t.arg({ type: UpdateQuizSettingsInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => refetch(ctx, query, (await settings.updateSettings(ctx, given(args.input))).quiz.id),
+    resolve: async (query, _root, args, ctx) => (await settings.updateSettings(ctx, given(args.input), query)).quiz,
   }),
   copyQuizSettings: t.prismaField({
     type: 'QuizSet',
@@ -97,19 +93,18 @@ builder.mutationFields((t) => ({
       source: t.arg.id({ required: true, description: 'The source, another Quiz set.' }),
       mode: t.arg({ type: CopyMode, required: true }),
     },
-    resolve: async (query, _root, { mode, ...args }, ctx) =>
-      refetch(ctx, query, (await settings.copySettings(ctx, args, mode === 'REPLACE' ? 'replace' : 'fill')).quiz.id),
+    resolve: async (query, _root, { mode, ...args }, ctx) => (await settings.copySettings(ctx, args, mode === 'REPLACE' ? 'replace' : 'fill', query)).quiz,
   }),
   assignQuestions: t.prismaField({
     type: 'QuizSet',
     description: 'Puts questions into a Quiz set or one of its groups; a question already in it moves there.',
     args: itemsArgs(t),
-    resolve: async (query, _root, args, ctx) => refetch(ctx, query, (await items.assignQuestions(ctx, given(args))).quiz.id),
+    resolve: async (query, _root, args, ctx) => (await items.assignQuestions(ctx, given(args), query)).quiz,
   }),
   removeQuestions: t.prismaField({
     type: 'QuizSet',
     description: 'Takes questions out of a Quiz set (with group: only out of that group); groups left empty go too.',
     args: itemsArgs(t),
-    resolve: async (query, _root, args, ctx) => refetch(ctx, query, (await items.removeQuestions(ctx, given(args))).quiz.id),
+    resolve: async (query, _root, args, ctx) => (await items.removeQuestions(ctx, given(args), query)).quiz,
   }),
 }));

@@ -1,8 +1,8 @@
 import { builder } from '../builder.ts';
 import { addContentListField } from '../content/content-models.ts';
 import * as tags from '../../services/tags/tags.service.ts';
-import type { ContentRecord } from '../../services/content/registry.ts';
-import { taggableTypes, type TaggableType } from '../../services/tags/tags.schemas.ts';
+import type { ContentRecord } from '../../services/content/records.ts';
+import { taggableTypes, type TaggableType } from '../../services/content/content-types.ts';
 
 export const TaggableContentType = builder.enumType('TaggableContentType', {
   values: taggableTypes,
@@ -36,10 +36,14 @@ export const TagType = builder.prismaNode('Tag', {
       description: 'The organization whose members see the tag through their content level; null for a personal tag.',
     }),
     owner: t.relation('owner', { description: 'The user who created the tag; holds admin on it.' }),
-    taggedContent: t.field({
-      type: [TaggedContentType],
+    taggedContent: t.loadableList({
+      type: TaggedContentType,
       description: 'The content the tag is attached to that the caller may view, by type then title.',
-      resolve: (tag, _args, ctx) => tags.taggedContent(ctx, tag.id),
+      load: async (ids: string[], ctx) => {
+        const found = await tags.taggedContent(ctx, ids);
+        return ids.map((id) => found.get(id)!);
+      },
+      resolve: (tag) => tag.id,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last changed.' }),
@@ -52,17 +56,13 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Tags the caller may view, by title.',
     args: { search: t.arg.string({ description: 'Matches the title or the external identifier.' }) },
-    resolve: async (query, _root, args, ctx) =>
-      ctx.db.tag.findMany({ ...query, where: await tags.viewableTagsWhere(ctx, args.search ?? undefined), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
+    resolve: (query, _root, args, ctx) => tags.listTags(ctx, { search: args.search ?? undefined }, query),
   }),
   tag: t.prismaField({
     type: 'Tag',
     description: 'One tag by identification string (NOT_FOUND or PERMISSION_DENIED otherwise).',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const found = await tags.getTag(ctx, { tag: args.id });
-      return ctx.db.tag.findUniqueOrThrow({ ...query, where: { id: found.id } });
-    },
+    resolve: (query, _root, args, ctx) => tags.getTag(ctx, { tag: args.id }, query),
   }),
 }));
 

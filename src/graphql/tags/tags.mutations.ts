@@ -1,8 +1,6 @@
-import type { Context } from '../../context.ts';
-import type { Tag } from '../../generated/prisma/client.ts';
 import { builder } from '../builder.ts';
 import * as tags from '../../services/tags/tags.service.ts';
-import type { TaggableType } from '../../services/tags/tags.schemas.ts';
+import type { TaggableType } from '../../services/content/content-types.ts';
 import { TaggableContentType, TaggedContentType, TagType } from './tag.type.ts';
 
 const CreateTagInput = builder.inputType('CreateTagInput', {
@@ -40,8 +38,6 @@ const ContentTagChangeType = builder.objectRef<tags.ContentTagResult & { success
   }),
 });
 
-const refetchTag = (ctx: Context, query: object, tag: Tag) => ctx.db.tag.findUniqueOrThrow({ ...query, where: { id: tag.id } });
-
 type ContentTagArgs = { contentType: TaggableType; content: string; tag: string };
 /** The service arguments: the content parameter is named after its type, as in REST. */
 const contentTagInput = (args: ContentTagArgs) => ({ [args.contentType]: args.content, tag: args.tag });
@@ -57,13 +53,13 @@ builder.mutationFields((t) => {
       type: 'Tag',
       description: 'Creates a tag owned by the caller.',
       args: { input: t.arg({ type: CreateTagInput, required: true }) },
-      resolve: async (query, _root, args, ctx) => refetchTag(ctx, query, await tags.createTag(ctx, { ...args.input })),
+      resolve: (query, _root, args, ctx) => tags.createTag(ctx, { ...args.input }, query),
     }),
     updateTag: t.prismaField({
       type: 'Tag',
       description: 'Changes a tag; needs modify permission on it.',
       args: { input: t.arg({ type: UpdateTagInput, required: true }) },
-      resolve: async (query, _root, args, ctx) => refetchTag(ctx, query, await tags.updateTag(ctx, { ...args.input })),
+      resolve: (query, _root, args, ctx) => tags.updateTag(ctx, { ...args.input }, query),
     }),
     deleteTag: t.id({
       description: 'Deletes a tag and takes it off all content; needs admin permission on it. Returns its identification string.',

@@ -1,4 +1,4 @@
-import type { ContentType } from '../../auth/permissions.ts';
+import type { ContentType } from '../../services/content/content-types.ts';
 import { PERMISSION_PREFIXES } from '../operations.ts';
 import { contentRecord } from '../format.ts';
 import * as permissions from '../../services/permissions/permissions.service.ts';

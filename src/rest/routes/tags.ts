@@ -1,6 +1,6 @@
 import { contentRecord } from '../format.ts';
 import * as tags from '../../services/tags/tags.service.ts';
-import { taggableTypes, type TaggableType } from '../../services/tags/tags.schemas.ts';
+import { taggableTypes, type TaggableType } from '../../services/content/content-types.ts';
 import type { Handler } from './types.ts';
 
 

@@ -3,9 +3,10 @@ import type { AssignmentSubmission, Class, ClassAssignment, ClassMember, Prisma,
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { assertAllowed, userPolicy } from '../../auth/policy.ts';
-import { assertCanCreateIn, atLeastWhere, type Level } from '../../auth/permissions.ts';
+import { allowedWhere, assertCanCreateIn, denied } from '../../auth/policy.ts';
+import type { ActionOn } from '../../auth/actions.ts';
 import { audit } from '../audit/audit.service.ts';
-import { forgetContent } from '../content/registry.ts';
+import { forgetContent } from '../content/records.ts';
 import { findUser } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
@@ -13,7 +14,7 @@ import { contactOf } from '../notifications/notifications.service.ts';
 
 /**
  * Classes, their memberships and assignments, under the content permission policy
- * (src/auth/permissions.ts; an organization's teachers and the roles above hold modify on its
+ * (src/auth/policy.ts; an organization's teachers and the roles above hold modify on its
  * classes). Reading a class needs view, or an active membership; seeing every member and every
  * submission report; managing members and grading control; changing the class and its
  * assignments modify; deleting it admin. The rules are Prisma filters, so a list, a single lookup
@@ -39,19 +40,19 @@ export const activeMembershipWhere = (now = new Date()): Prisma.ClassMemberWhere
 export const isActiveMembership = (m: Pick<ClassMember, 'approved' | 'expiresAt'>, now = new Date()) =>
   m.approved && (m.expiresAt === null || m.expiresAt > now);
 
-/** Classes on which the viewer holds at least `level`. */
-const classesAtLeast = async (ctx: Context, level: Level) => (await atLeastWhere(ctx.db, ctx.viewer, 'class', level)) as Prisma.ClassWhereInput;
+/** Classes on which the viewer may do `action`. */
+const classesAllowing = async (ctx: Context, action: ActionOn<'class'>) => (await allowedWhere(ctx, action)) as Prisma.ClassWhereInput;
 
 /** Classes the viewer sees: with view permission, or as an active member. */
 export async function visibleClassesWhere(ctx: Context): Promise<Prisma.ClassWhereInput> {
   if (ctx.viewer.user.admin) return {};
-  return { OR: [await classesAtLeast(ctx, 'view'), { members: { some: { userId: ctx.viewer.user.id, ...activeMembershipWhere() } } }] };
+  return { OR: [await classesAllowing(ctx, 'class:read'), { members: { some: { userId: ctx.viewer.user.id, ...activeMembershipWhere() } } }] };
 }
 
 /** Memberships the viewer may see: all of a class where it holds report, and its own anywhere. */
 export async function visibleMembershipsWhere(ctx: Context): Promise<Prisma.ClassMemberWhereInput> {
   if (ctx.viewer.user.admin) return {};
-  return { OR: [{ userId: ctx.viewer.user.id }, { class: await classesAtLeast(ctx, 'report') }] };
+  return { OR: [{ userId: ctx.viewer.user.id }, { class: await classesAllowing(ctx, 'class:members:read') }] };
 }
 
 /** The memberships of some user the viewer may see: its own, or in classes the viewer sees. */
@@ -63,7 +64,7 @@ export async function userMembershipsWhere(ctx: Context): Promise<Prisma.ClassMe
 /** Submissions the viewer may see: all of a class where it holds report, and its own. */
 export async function visibleSubmissionsWhere(ctx: Context): Promise<Prisma.AssignmentSubmissionWhereInput> {
   if (ctx.viewer.user.admin) return {};
-  return { OR: [{ userId: ctx.viewer.user.id }, { assignment: { class: await classesAtLeast(ctx, 'report') } }] };
+  return { OR: [{ userId: ctx.viewer.user.id }, { assignment: { class: await classesAllowing(ctx, 'class:members:read') } }] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -95,27 +96,27 @@ export const assignmentLink = (ctx: Context, a: Pick<ClassAssignment, 'id' | 'cl
 // ---------------------------------------------------------------------------------------------
 // Lookups
 
-/** What an action needs: `read` is view permission or an active membership; otherwise a level. */
-type Need = 'read' | Level;
+/** What an action needs: `read` is view permission or an active membership; otherwise the policy's answer. */
+type Need = 'read' | ActionOn<'class'>;
 
 /**
  * The classes named by `codes`, in order and without repeats. Every one must exist (NOT_FOUND
  * naming `argument`) and the viewer must hold what `need` says on every one; nothing is partly done.
  */
-async function findClasses(ctx: Context, codes: string[], argument: string, need: Need, action: string): Promise<Class[]> {
+async function findClasses(ctx: Context, codes: string[], argument: string, need: Need): Promise<Class[]> {
   const ids = [...new Set(codes)];
   const found = new Map((await ctx.db.class.findMany({ where: { id: { in: ids } } })).map((c) => [c.id, c]));
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw new ArgumentError(argument, `no class with identification string '${missing}'`, 'NOT_FOUND');
   if (!ctx.viewer.user.admin) {
-    const rule = need === 'read' ? await visibleClassesWhere(ctx) : await classesAtLeast(ctx, need);
+    const rule = need === 'read' ? await visibleClassesWhere(ctx) : await classesAllowing(ctx, need);
     const allowed = await ctx.db.class.count({ where: { AND: [{ id: { in: ids } }, rule] } });
-    if (allowed < ids.length) throw new PermissionError(need === 'read' ? 'You may not see this class' : `You need ${need} permission on this class to ${action}`);
+    if (allowed < ids.length) throw need === 'read' ? new PermissionError('You may not see this class') : denied(need);
   }
   return ids.map((id) => found.get(id)!);
 }
 
-const findClass = async (ctx: Context, code: string, need: Need, action = 'read it') => (await findClasses(ctx, [code], 'class', need, action))[0]!;
+const findClass = async (ctx: Context, code: string, need: Need) => (await findClasses(ctx, [code], 'class', need))[0]!;
 
 /** Users named by `codes` (`me` is the caller); every one must exist. */
 async function findUsers(ctx: Context, codes: string[], argument: string): Promise<User[]> {
@@ -126,10 +127,10 @@ async function findUsers(ctx: Context, codes: string[], argument: string): Promi
   return ids.map((id) => found.get(id)!);
 }
 
-async function findAssignment(ctx: Context, code: string, need: Need, action?: string): Promise<ClassAssignment> {
+async function findAssignment(ctx: Context, code: string, need: Need): Promise<ClassAssignment> {
   const assignment = await ctx.db.classAssignment.findUnique({ where: { id: code } });
   if (!assignment) throw new ArgumentError('assignment', `no assignment with identification string '${code}'`, 'NOT_FOUND');
-  await findClass(ctx, assignment.classId, need, action);
+  await findClass(ctx, assignment.classId, need);
   return assignment;
 }
 
@@ -166,7 +167,7 @@ export async function getClass(ctx: Context, raw: Record<string, unknown>): Prom
 export async function createClass(ctx: Context, raw: Record<string, unknown>): Promise<Class> {
   const input = parseInput(s.createClass, raw);
   assertOrder(input.start, input.end, 'end', 'must be after start');
-  if (input.organization) await assertCanCreateIn(ctx, 'class', input.organization);
+  if (input.organization) await assertCanCreateIn(ctx, 'class:create', input.organization);
   return ctx.db.$transaction(async (tx) => {
     const created = await tx.class.create({
       data: {
@@ -187,11 +188,11 @@ export async function createClass(ctx: Context, raw: Record<string, unknown>): P
 
 export async function updateClass(ctx: Context, raw: Record<string, unknown>): Promise<Class> {
   const { class: code, organization, ...fields } = parseInput(s.updateClass, raw);
-  const current = await findClass(ctx, code, 'modify', 'change it');
+  const current = await findClass(ctx, code, 'class:update');
   const start = fields.start === undefined ? current.start : fields.start;
   const end = fields.end === undefined ? current.end : fields.end;
   assertOrder(start, end, fields.end === undefined ? 'start' : 'end', fields.end === undefined ? 'must be before end' : 'must be after start');
-  if (organization) await assertCanCreateIn(ctx, 'class', organization);
+  if (organization) await assertCanCreateIn(ctx, 'class:create', organization);
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.class.update({ where: { id: current.id }, data: { ...fields, organizationId: organization } });
     await audit(ctx, tx, 'class.update', current.id);
@@ -200,7 +201,7 @@ export async function updateClass(ctx: Context, raw: Record<string, unknown>): P
 }
 
 export async function deleteClass(ctx: Context, raw: Record<string, unknown>): Promise<Class> {
-  const current = await findClass(ctx, parseInput(s.classRef, raw).class, 'admin', 'delete it');
+  const current = await findClass(ctx, parseInput(s.classRef, raw).class, 'class:delete');
   await ctx.db.$transaction(async (tx) => {
     await tx.class.delete({ where: { id: current.id } });
     await forgetContent(tx, 'class', current.id);
@@ -292,21 +293,21 @@ async function deleteMemberships(ctx: Context, { classes, users }: MembershipCha
 
 export async function addMembers(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
   const input = parseInput(s.addMembers, raw);
-  const change = { classes: [await findClass(ctx, input.class, 'control', 'manage its members')], users: await findUsers(ctx, input.users, 'users') };
+  const change = { classes: [await findClass(ctx, input.class, 'class:members:update')], users: await findUsers(ctx, input.users, 'users') };
   await writeMemberships(ctx, change, input.expires, input.notify);
   return change;
 }
 
 export async function removeMembers(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
   const input = parseInput(s.removeMembers, raw);
-  const change = { classes: [await findClass(ctx, input.class, 'control', 'manage its members')], users: await findUsers(ctx, input.users, 'users') };
+  const change = { classes: [await findClass(ctx, input.class, 'class:members:update')], users: await findUsers(ctx, input.users, 'users') };
   await deleteMemberships(ctx, change);
   return change;
 }
 
 export async function addManyMembers(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
   const input = parseInput(s.addManyMembers, raw);
-  const change = { classes: await findClasses(ctx, input.classes, 'classes', 'control', 'manage its members'), users: await findUsers(ctx, input.users, 'users') };
+  const change = { classes: await findClasses(ctx, input.classes, 'classes', 'class:members:update'), users: await findUsers(ctx, input.users, 'users') };
   await writeMemberships(ctx, change, input.expires, input.notify);
   return change;
 }
@@ -326,7 +327,7 @@ export async function listUserClasses(ctx: Context, raw: Record<string, unknown>
 async function managedUserAndClasses(ctx: Context, userCode: string, classCodes: string[]): Promise<MembershipChange> {
   const user = await findUser(ctx, userCode);
   assertAllowed(userPolicy.manage(ctx.viewer, user), 'You do not manage this user');
-  return { classes: await findClasses(ctx, classCodes, 'classes', 'control', 'manage its members'), users: [user] };
+  return { classes: await findClasses(ctx, classCodes, 'classes', 'class:members:update'), users: [user] };
 }
 
 export async function addUserClasses(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
@@ -367,7 +368,7 @@ export async function getAssignment(ctx: Context, raw: Record<string, unknown>):
 export async function createAssignment(ctx: Context, raw: Record<string, unknown>): Promise<ClassAssignment> {
   const { class: code, ...input } = parseInput(s.createAssignment, raw);
   assertOrder(input.starts, input.ends, 'ends', 'must be after starts');
-  const cls = await findClass(ctx, code, 'modify', 'change its assignments');
+  const cls = await findClass(ctx, code, 'class:assignments:update');
   return ctx.db.$transaction(async (tx) => {
     const created = await tx.classAssignment.create({ data: { id: newId('ClassAssignment'), classId: cls.id, ...input } });
     await audit(ctx, tx, 'class.assignment.create', created.id);
@@ -377,7 +378,7 @@ export async function createAssignment(ctx: Context, raw: Record<string, unknown
 
 export async function updateAssignment(ctx: Context, raw: Record<string, unknown>): Promise<ClassAssignment> {
   const { assignment: code, ...fields } = parseInput(s.updateAssignment, raw);
-  const current = await findAssignment(ctx, code, 'modify', 'change its assignments');
+  const current = await findAssignment(ctx, code, 'class:assignments:update');
   const changesEnd = fields.ends !== undefined;
   assertOrder(fields.starts ?? current.starts, fields.ends ?? current.ends, changesEnd ? 'ends' : 'starts', changesEnd ? 'must be after starts' : 'must be before ends');
   return ctx.db.$transaction(async (tx) => {
@@ -388,7 +389,7 @@ export async function updateAssignment(ctx: Context, raw: Record<string, unknown
 }
 
 export async function deleteAssignment(ctx: Context, raw: Record<string, unknown>): Promise<ClassAssignment> {
-  const current = await findAssignment(ctx, parseInput(s.assignmentRef, raw).assignment, 'modify', 'change its assignments');
+  const current = await findAssignment(ctx, parseInput(s.assignmentRef, raw).assignment, 'class:assignments:update');
   await ctx.db.$transaction(async (tx) => {
     await tx.classAssignment.delete({ where: { id: current.id } });
     await audit(ctx, tx, 'class.assignment.delete', current.id);
@@ -436,7 +437,7 @@ export async function submitAssignment(ctx: Context, raw: Record<string, unknown
 /** Grades a member's submitted work (GRADED); a graded submission may be graded again. */
 export async function gradeSubmission(ctx: Context, raw: Record<string, unknown>): Promise<AssignmentSubmission> {
   const input = parseInput(s.gradeSubmission, raw);
-  const assignment = await findAssignment(ctx, input.assignment, 'control', 'grade its work');
+  const assignment = await findAssignment(ctx, input.assignment, 'class:submissions:grade');
   const [user] = await findUsers(ctx, [input.user], 'user');
   const key = { assignmentId: assignment.id, userId: user!.id };
   const existing = await ctx.db.assignmentSubmission.findUnique({ where: { assignmentId_userId: key } });

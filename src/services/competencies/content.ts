@@ -1,5 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
+import { hasRecords } from '../content/content-types.ts';
+import { findContents } from '../content/records.ts';
 
 /** An exam or a class a requirement points at. */
 export interface ContentSummary {
@@ -46,20 +48,22 @@ export interface ContentResolver<K extends ContentKind> {
 /** Content types whose module is not part of the service yet: everything reads as unavailable. */
 const unavailable = <K extends ContentKind>(): ContentResolver<K> => ({ verifies: false, load: async () => new Map() });
 
-const resolvers: { [K in ContentKind]: ContentResolver<K> } = {
-  exam: unavailable(),
-  journey: unavailable(),
-  class: {
-    verifies: true,
-    // Classes of the organization or of no organization (a teacher's own class used by it).
-    load: async (db, organizationId, ids) => {
-      const rows = await db.class.findMany({
-        where: { id: { in: ids }, OR: [{ organizationId }, { organizationId: null }] },
-        select: { id: true, externalId: true, title: true },
-      });
-      return new Map(rows.map((c) => [c.id, c]));
-    },
+/**
+ * A content type of the content registration: its records of the organization or of no
+ * organization (a teacher's own class used by it); authoritative once the type has records.
+ */
+const registered = <K extends 'exam' | 'class'>(type: K): ContentResolver<K> => ({
+  verifies: hasRecords(type),
+  load: async (db, organizationId, ids) => {
+    const found = (await findContents(db, type, ids)).filter((c) => c.organizationId === organizationId || c.organizationId === null);
+    return new Map(found.map((c) => [c.id, { id: c.id, externalId: c.externalId, title: c.title }]));
   },
+});
+
+const resolvers: { [K in ContentKind]: ContentResolver<K> } = {
+  exam: registered('exam'),
+  journey: unavailable(),
+  class: registered('class'),
   document: {
     verifies: true,
     load: async (db, organizationId, ids) => {

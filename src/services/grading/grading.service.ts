@@ -5,6 +5,8 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import { assertActiveLanguage, findQuizSet } from '../quizzes/access.ts';
+import { contentFor } from '../content/records.ts';
+import type { Selection } from '../selection.ts';
 import * as s from './grading.schemas.ts';
 import { decidesSuccess, isConfigurable, normalizeGrades, type Grade, type PresetType } from './grades.ts';
 
@@ -59,14 +61,24 @@ export function presetView(ctx: Context, preset: GradingPreset, extra: Pick<Pres
 const inUse = async (ctx: Context, id: string) => (await ctx.db.quizSet.count({ where: { grading: id } })) > 0;
 
 /**
- * `used` of a single read: for the viewer's own presets whether any Quiz set uses it (what blocks
+ * `used` of each preset: for the viewer's own presets whether any Quiz set uses it (what blocks
  * changing its type and removing it); for global and organization presets whether a Quiz set of
- * the viewer does.
+ * the viewer does. One statement for any number of presets.
  */
-export async function isUsed(ctx: Context, preset: GradingPreset): Promise<boolean> {
-  if (isOwn(ctx, preset)) return inUse(ctx, preset.id);
-  return (await ctx.db.quizSet.count({ where: { grading: preset.id, ownerId: ctx.viewer.user.id } })) > 0;
+export async function presetsUsed(ctx: Context, presets: readonly GradingPreset[]): Promise<boolean[]> {
+  if (presets.length === 0) return [];
+  const own = presets.filter((p) => isOwn(ctx, p)).map((p) => p.id);
+  const others = presets.filter((p) => !isOwn(ctx, p)).map((p) => p.id);
+  const rows = await ctx.db.quizSet.findMany({
+    where: { OR: [{ grading: { in: own } }, { grading: { in: others }, ownerId: ctx.viewer.user.id }] },
+    select: { grading: true },
+    distinct: ['grading'],
+  });
+  const used = new Set(rows.map((r) => r.grading));
+  return presets.map((p) => used.has(p.id));
 }
+
+export const isUsed = async (ctx: Context, preset: GradingPreset): Promise<boolean> => (await presetsUsed(ctx, [preset]))[0]!;
 
 async function findPreset(ctx: Context, code: string, argument = 'preset'): Promise<GradingPreset> {
   const preset = await ctx.db.gradingPreset.findUnique({ where: { id: code } });
@@ -104,14 +116,15 @@ async function presetLanguage(ctx: Context, language: string): Promise<string | 
   return language;
 }
 
-export async function listPresets(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz?: QuizSet; presets: PresetView[] }> {
+export async function listPresets(ctx: Context, raw: Record<string, unknown>, query: Selection<'GradingPreset'> = {}): Promise<{ quiz?: QuizSet; presets: PresetView[] }> {
   const input = parseInput(s.listPresets, raw);
   if (input.quiz !== undefined && input.exam !== undefined) throw new ArgumentError('exam', 'give quiz or exam, not both', 'ARGUMENT_CONFLICT');
-  // Exams have no records yet: every exam is unknown.
-  if (input.exam !== undefined) throw new ArgumentError('exam', `no exam with identification string '${input.exam}'`, 'NOT_FOUND');
-  const quiz = input.quiz === undefined ? undefined : await findQuizSet(ctx, input.quiz, 'view');
+  // What an exam changes in the list (its language and current preset) comes with the exams domain.
+  if (input.exam !== undefined) await contentFor(ctx, 'exam:read', input.exam);
+  const quiz = input.quiz === undefined ? undefined : await findQuizSet(ctx, input.quiz, 'quiz:grading-presets:read');
   const language = input.language ?? quiz?.language;
   const presets = await ctx.db.gradingPreset.findMany({
+    ...query,
     where: { AND: [usablePresetsWhere(ctx), language ? { OR: [{ language }, { language: null }] } : {}] },
     // Global first, then those of organizations, then own ones.
     orderBy: [{ global: 'desc' }, { organizationId: { sort: 'asc', nulls: 'last' } }, { title: 'asc' }, { id: 'asc' }],
@@ -124,7 +137,7 @@ export async function getPreset(ctx: Context, raw: Record<string, unknown>): Pro
   return presetView(ctx, preset, { used: await isUsed(ctx, preset) });
 }
 
-export async function createPreset(ctx: Context, raw: Record<string, unknown>): Promise<GradingPreset> {
+export async function createPreset(ctx: Context, raw: Record<string, unknown>, query: Selection<'GradingPreset'> = {}): Promise<GradingPreset> {
   await ctx.settings.require('custom_grading', ctx.viewer.user);
   const input = parseInput(s.createPreset, raw);
   const grades = normalizeGrades(input.type, input.grades);
@@ -132,6 +145,7 @@ export async function createPreset(ctx: Context, raw: Record<string, unknown>): 
   const language = input.language === undefined ? ctx.viewer.user.language : await presetLanguage(ctx, input.language);
   return ctx.db.$transaction(async (tx) => {
     const preset = await tx.gradingPreset.create({
+      ...query,
       data: {
         id: newId('GradingPreset'),
         title: input.title,
@@ -147,7 +161,7 @@ export async function createPreset(ctx: Context, raw: Record<string, unknown>): 
   });
 }
 
-export async function updatePreset(ctx: Context, raw: Record<string, unknown>): Promise<PresetView> {
+export async function updatePreset(ctx: Context, raw: Record<string, unknown>, query: Selection<'GradingPreset'> = {}): Promise<PresetView> {
   const input = parseInput(s.updatePreset, raw);
   const preset = await findChangeablePreset(ctx, input.preset, 'modify');
   const type = (input.type ?? preset.type) as PresetType;
@@ -173,7 +187,7 @@ export async function updatePreset(ctx: Context, raw: Record<string, unknown>): 
     data.successfulAll = input.successfulAll;
   } else if (typeChanged && type !== 'custom') data.successfulAll = false;
   const updated = await ctx.db.$transaction(async (tx) => {
-    const u = await tx.gradingPreset.update({ where: { id: preset.id }, data });
+    const u = await tx.gradingPreset.update({ ...query, where: { id: preset.id }, data });
     await audit(ctx, tx, 'grading-preset.update', preset.id);
     return u;
   });

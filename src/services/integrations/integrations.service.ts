@@ -2,10 +2,10 @@ import type { Context } from '../../context.ts';
 import type { Integration, Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { assertAllowed, integrationPolicy } from '../../auth/policy.ts';
-import { assertCan, viewableWhere, type Level } from '../../auth/permissions.ts';
+import { allowedWhere, assertCan } from '../../auth/policy.ts';
+import type { ActionOn } from '../../auth/actions.ts';
 import { audit } from '../audit/audit.service.ts';
-import { forgetContent } from '../content/registry.ts';
+import { forgetContent } from '../content/records.ts';
 import { parseInput } from '../validation.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
 import { pageWindow, paging } from '../users/users.schemas.ts';
@@ -18,22 +18,16 @@ import { generateKeys, keyKindOf, keysRecord, replacementKeys, type KeysRecord }
  * holds them act as the owner, so only the owner and instance administrators read or rotate them,
  * and only they move it to another organization (content-organization.ts).
  */
-async function findIntegration(ctx: Context, code: string, level: Level, action: string): Promise<Integration> {
+async function findIntegration(ctx: Context, code: string, action: ActionOn<'integration'>): Promise<Integration> {
   const integration = await ctx.db.integration.findUnique({ where: { id: code } });
   if (!integration) throw new ArgumentError('integration', `no integration with identification string '${code}'`, 'NOT_FOUND');
-  await assertCan(ctx, level, { type: 'integration', id: integration.id, ownerId: integration.ownerId, organizationId: integration.organizationId }, action);
-  return integration;
-}
-
-async function findOwnIntegration(ctx: Context, code: string): Promise<Integration> {
-  const integration = await findIntegration(ctx, code, 'view', 'read it');
-  assertAllowed(integrationPolicy.manage(ctx.viewer, integration), 'Only the owner of the integration or an administrator may use its keys');
+  await assertCan(ctx, action, integration);
   return integration;
 }
 
 /** Integrations the viewer may view (administrators: all); `search` matches the title. */
 export async function visibleIntegrationsWhere(ctx: Context, search?: string): Promise<Prisma.IntegrationWhereInput> {
-  const viewable = (await viewableWhere(ctx.db, ctx.viewer, 'integration')) as Prisma.IntegrationWhereInput;
+  const viewable = (await allowedWhere(ctx, 'integration:read')) as Prisma.IntegrationWhereInput;
   return search ? { AND: [viewable, { title: { contains: search, mode: 'insensitive' } }] } : viewable;
 }
 
@@ -47,7 +41,7 @@ export async function listIntegrations(ctx: Context, raw: Record<string, unknown
 }
 
 export async function getIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
-  return findIntegration(ctx, parseInput(s.integrationRef, raw).integration, 'view', 'read it');
+  return findIntegration(ctx, parseInput(s.integrationRef, raw).integration, 'integration:read');
 }
 
 export async function createIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
@@ -82,7 +76,7 @@ export async function createIntegration(ctx: Context, raw: Record<string, unknow
 
 export async function updateIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
   const input = parseInput(s.updateIntegration, raw);
-  const integration = await findIntegration(ctx, input.integration, 'modify', 'change it');
+  const integration = await findIntegration(ctx, input.integration, 'integration:update');
   const data: Prisma.IntegrationUncheckedUpdateInput = {};
   if (input.active !== undefined) data.active = input.active;
   if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, integration, input.organization, 'integration');
@@ -95,7 +89,7 @@ export async function updateIntegration(ctx: Context, raw: Record<string, unknow
 }
 
 export async function deleteIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
-  const integration = await findIntegration(ctx, parseInput(s.integrationRef, raw).integration, 'admin', 'delete it');
+  const integration = await findIntegration(ctx, parseInput(s.integrationRef, raw).integration, 'integration:delete');
   if (integration.id === ctx.viewer.integration.id) throw new PermissionError('You cannot delete the integration making this call');
   await ctx.db.$transaction(async (tx) => {
     await tx.integration.delete({ where: { id: integration.id } });
@@ -106,7 +100,7 @@ export async function deleteIntegration(ctx: Context, raw: Record<string, unknow
 }
 
 export async function getIntegrationKeys(ctx: Context, raw: Record<string, unknown>): Promise<{ integration: Integration; keys: KeysRecord }> {
-  const integration = await findOwnIntegration(ctx, parseInput(s.integrationRef, raw).integration);
+  const integration = await findIntegration(ctx, parseInput(s.integrationRef, raw).integration, 'integration:keys');
   return { integration, keys: keysRecord(ctx, integration) };
 }
 
@@ -115,7 +109,7 @@ export async function getIntegrationKeys(ctx: Context, raw: Record<string, unkno
  * working with this write. The public app id and consumer key stay, so only the secret is new.
  */
 export async function rotateIntegrationKeys(ctx: Context, raw: Record<string, unknown>): Promise<{ integration: Integration; keys: KeysRecord }> {
-  const integration = await findOwnIntegration(ctx, parseInput(s.integrationRef, raw).integration);
+  const integration = await findIntegration(ctx, parseInput(s.integrationRef, raw).integration, 'integration:keys');
   const updated = await ctx.db.$transaction(async (tx) => {
     const u = await tx.integration.update({ where: { id: integration.id }, data: replacementKeys(ctx, integration) });
     await audit(ctx, tx, 'integration.keys.rotate', integration.id);

@@ -3,17 +3,15 @@ import type { Organization, Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { organizationAccess, type OrganizationAccess } from '../../auth/organization-policy.ts';
-import { assertCan, viewableWhere, type ContentRef } from '../../auth/permissions.ts';
+import { allowedWhere, assertCan } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
-import { forgetContent } from '../content/registry.ts';
+import { forgetContent } from '../content/records.ts';
 import { pageWindow, paging } from '../users/users.schemas.ts';
 import { validateCustomFields } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './organizations.schemas.ts';
 
 type Tx = Prisma.TransactionClient;
-
-export const organizationRef = (o: Pick<Organization, 'id' | 'ownerId'>): ContentRef => ({ type: 'organization', id: o.id, ownerId: o.ownerId, organizationId: null });
 
 /**
  * Loads an organization the viewer may view (a member, its owner, an instance administrator, or
@@ -25,7 +23,7 @@ export async function organizationFor(ctx: Context, code: string, argument = 'or
   if (!organization) throw new ArgumentError(argument, `no organization with identification string '${code}'`, 'NOT_FOUND');
   const access = await organizationAccess(ctx.db, ctx.viewer, organization);
   // Managers and members view it; only the others need their rules looked up.
-  if (!access.manager && !access.membership) await assertCan(ctx, 'view', organizationRef(organization), 'read it');
+  if (!access.manager && !access.membership) await assertCan(ctx, 'organization:read', organization);
   return access;
 }
 
@@ -43,7 +41,7 @@ export const organizationLink = (ctx: Context, id: string) => `${ctx.config.base
 
 /** Organizations the viewer may view (owner, member, rules; administrators: all); `search` matches the title. */
 export async function visibleOrganizationsWhere(ctx: Context, search?: string): Promise<Prisma.OrganizationWhereInput> {
-  const viewable = (await viewableWhere(ctx.db, ctx.viewer, 'organization')) as Prisma.OrganizationWhereInput;
+  const viewable = (await allowedWhere(ctx, 'organization:read')) as Prisma.OrganizationWhereInput;
   return search ? { AND: [viewable, { title: { contains: search, mode: 'insensitive' } }] } : viewable;
 }
 
@@ -94,7 +92,7 @@ export async function createOrganization(ctx: Context, raw: Record<string, unkno
 export async function updateOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
   const input = parseInput(s.updateOrganization, raw);
   const access = await organizationFor(ctx, input.organization);
-  await assertCan(ctx, 'modify', organizationRef(access.organization), 'change it');
+  await assertCan(ctx, 'organization:update', access.organization);
   await checkPrivileged(ctx, input.domain);
   const { organization } = access;
   const data: Prisma.OrganizationUpdateInput = {};
@@ -119,7 +117,7 @@ export async function updateOrganization(ctx: Context, raw: Record<string, unkno
 /** Deletes the organization with its memberships, departments, competencies, webhooks, rules and tags. */
 export async function deleteOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
   const access = await organizationFor(ctx, parseInput(s.organizationRef, raw).organization);
-  await assertCan(ctx, 'admin', organizationRef(access.organization), 'delete it');
+  await assertCan(ctx, 'organization:delete', access.organization);
   await ctx.db.$transaction(async (tx) => {
     await tx.organization.delete({ where: { id: access.organization.id } });
     await forgetContent(tx, 'organization', access.organization.id);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { levelsOf, type ContentType, type Level } from '../../auth/permissions.ts';
+import { levelsOf } from '../../auth/permissions.ts';
+import type { Level } from '../../auth/levels.ts';
+import type { ContentType } from '../content/content-types.ts';
 import { code, oneOf } from '../validation.ts';
 
 /**

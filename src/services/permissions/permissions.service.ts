@@ -1,25 +1,18 @@
 import type { Context } from '../../context.ts';
 import type { PermissionRule, User } from '../../generated/prisma/client.ts';
-import { userPolicy } from '../../auth/policy.ts';
-import {
-  effectiveLevel,
-  includes,
-  levelOf,
-  levelsFor,
-  levelsUpTo,
-  rank,
-  type ContentType,
-  type Level,
-} from '../../auth/permissions.ts';
+import { assertCan, canEach, heldLevels, userPolicy } from '../../auth/policy.ts';
+import { includes, levelsUpTo, organizationOf, rank } from '../../auth/permissions.ts';
+import type { Level } from '../../auth/levels.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
-import { contentFor, findContents, loadContent, registry, type ContentRecord } from '../content/registry.ts';
+import { changeOwner, contentFor, findContents, loadContent, type ContentRecord } from '../content/records.ts';
+import type { ContentType } from '../content/content-types.ts';
 import * as s from './permissions.schemas.ts';
 
 /**
  * Checking, granting and revoking permission rules, and transferring content, for every content
- * type, under the one policy of src/auth/permissions.ts:
+ * type, under the one policy (src/auth/policy.ts):
  * - checking needs view on the content to ask about oneself, grant to ask about another user;
  * - granting and revoking need grant, and nobody grants or revokes a level above its own;
  * - transfer needs admin; the previous owner keeps nothing but its rules and memberships.
@@ -34,7 +27,7 @@ async function namedUser(ctx: Context, code: string, content: ContentRecord): Pr
   const user = await ctx.db.user.findUnique({ where: { id: code } });
   if (!user) throw new ArgumentError('user', `no user with identification string '${code}'`, 'NOT_FOUND');
   if (userPolicy.read(ctx.viewer, user)) return user;
-  const organizationId = content.type === 'organization' ? content.id : content.organizationId;
+  const organizationId = organizationOf(content);
   const insider = organizationId
     ? await ctx.db.organization.count({ where: { id: organizationId, OR: [{ ownerId: user.id }, { members: { some: { userId: user.id } } }] } })
     : 0;
@@ -45,7 +38,7 @@ async function namedUser(ctx: Context, code: string, content: ContentRecord): Pr
 /** The content and the user asked about: asking about oneself needs view, about another user grant. */
 async function askedAbout(ctx: Context, type: ContentType, contentId: string, userCode: string, parameter: string) {
   const self = isSelf(ctx, userCode);
-  const content = await contentFor(ctx, type, contentId, self ? 'view' : 'grant', self ? 'check it' : "check another user's permissions", parameter);
+  const content = await contentFor(ctx, `${type}:${self ? 'permission:read' : 'permission:read-others'}`, contentId, parameter);
   return { content, user: await namedUser(ctx, userCode, content) };
 }
 
@@ -61,8 +54,8 @@ export interface PermissionCheck {
 export async function checkPermission(ctx: Context, type: ContentType, raw: Record<string, unknown>, parameter: string = type): Promise<PermissionCheck> {
   const input = parseInput(s.permissionInput(type, parameter), raw);
   const { content, user } = await askedAbout(ctx, type, input.content, input.user, parameter);
-  const [level, rule] = await Promise.all([
-    levelOf(ctx.db, user, content),
+  const [[level = null], rule] = await Promise.all([
+    heldLevels(ctx, user, [content]),
     ctx.db.permissionRule.count({ where: { contentType: type, contentId: content.id, userId: user.id, level: input.permission } }),
   ]);
   return { user, content, permission: includes(type, level, input.permission), rule: rule > 0 };
@@ -78,9 +71,8 @@ export interface PermissionChange {
 async function ruleChange(ctx: Context, type: ContentType, raw: Record<string, unknown>, parameter: string, verb: 'grant' | 'revoke') {
   const input = parseInput(s.permissionInput(type, parameter), raw);
   const content = await loadContent(ctx.db, type, input.content, parameter);
-  const own = await effectiveLevel(ctx.db, ctx.viewer, content);
-  if (!includes(type, own, 'grant')) throw new PermissionError(`You need grant permission on this ${type} to ${verb} permissions`);
-  if (rank(type, input.permission) > rank(type, own!)) {
+  const own = await assertCan(ctx, `${type}:permission:${verb}`, content);
+  if (rank(type, input.permission) > rank(type, own)) {
     throw new PermissionError(`You cannot ${verb} ${input.permission}: it is above your own level (${own})`);
   }
   const user = await namedUser(ctx, input.user, content);
@@ -114,10 +106,10 @@ export async function revokePermission(ctx: Context, type: ContentType, raw: Rec
  */
 export async function transferContent(ctx: Context, type: ContentType, raw: Record<string, unknown>, parameter: string = type): Promise<PermissionChange> {
   const input = parseInput(s.transferInput(parameter), raw);
-  const content = await contentFor(ctx, type, input.content, 'admin', 'transfer it', parameter);
+  const content = await contentFor(ctx, `${type}:transfer`, input.content, parameter);
   const user = await namedUser(ctx, input.user, content);
   await ctx.db.$transaction(async (tx) => {
-    await registry[type].setOwner(ctx, tx, content.id, user.id);
+    await changeOwner(ctx, tx, type, content.id, user.id);
     await audit(ctx, tx, `${type}.transfer`, content.id);
   });
   return { user, content: { ...content, ownerId: user.id }, success: true };
@@ -138,15 +130,16 @@ export interface PermissionSummary {
 export async function permissionSummary(ctx: Context, type: ContentType, raw: Record<string, unknown>, parameter = 'content'): Promise<PermissionSummary> {
   const input = parseInput(s.summaryInput(parameter), raw);
   const { content, user } = await askedAbout(ctx, type, input.content, input.user, parameter);
-  const [level, rules] = await Promise.all([
-    levelOf(ctx.db, user, content),
+  const [[level = null], rules] = await Promise.all([
+    heldLevels(ctx, user, [content]),
     ctx.db.permissionRule.findMany({ where: { contentType: type, contentId: content.id, userId: user.id }, select: { level: true } }),
   ]);
   const ruleLevels = rules.map((r) => r.level as Level).sort((a, b) => rank(type, a) - rank(type, b));
   return { user, content, level, levels: levelsUpTo(type, level), rules: ruleLevels };
 }
 
-export type RuleWithUser = PermissionRule & { user: User };
+/** A rule with its user; `readableUser` only when the caller may read that user's account. */
+export type RuleWithUser = PermissionRule & { user: User; readableUser: User | null };
 
 /**
  * The rules on several pieces of one type, keyed by content id, each list by user name then level.
@@ -154,14 +147,14 @@ export type RuleWithUser = PermissionRule & { user: User };
  */
 export async function rulesOf(ctx: Context, type: ContentType, ids: readonly string[]): Promise<Map<string, RuleWithUser[]>> {
   const contents = await findContents(ctx.db, type, ids);
-  const held = await levelsFor(ctx.db, ctx.viewer.user, contents);
-  const granting = contents.filter((_, i) => includes(type, held[i]!, 'grant')).map((c) => c.id);
+  const allowed = await canEach(ctx, contents.map((c) => [`${type}:permission:read-others`, c] as const));
+  const granting = contents.filter((_, i) => allowed[i]).map((c) => c.id);
   const rows = await ctx.db.permissionRule.findMany({
     where: { contentType: type, contentId: { in: [...ids] }, OR: [{ contentId: { in: granting } }, { userId: ctx.viewer.user.id }] },
     include: { user: true },
   });
   rows.sort((a, b) => a.user.fullName.localeCompare(b.user.fullName) || a.userId.localeCompare(b.userId) || rank(type, a.level) - rank(type, b.level));
   const out = new Map(ids.map((id) => [id, [] as RuleWithUser[]]));
-  for (const row of rows) out.get(row.contentId)!.push(row);
+  for (const row of rows) out.get(row.contentId)!.push({ ...row, readableUser: userPolicy.read(ctx.viewer, row.user) ? row.user : null });
   return out;
 }

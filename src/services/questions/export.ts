@@ -10,7 +10,8 @@ import { deleteFiles, fileLink, newLinkToken, storeFile } from '../files/files.s
 import type { Tolerance } from './answer-checker.ts';
 import { mediaText } from './media.ts';
 import type { QuestionData } from './question-input.ts';
-import { locateQuestion, quizOfScope, type QuestionKey } from './questions.service.ts';
+import { quizOfScope } from './access.ts';
+import { locateQuestion, type QuestionKey } from './questions.service.ts';
 
 /**
  * POST `question:export`: a link to a JSON file of the question, in the fields of POST
@@ -74,7 +75,7 @@ export interface ExportLink {
 }
 
 export async function exportQuestion(ctx: Context, raw: Record<string, unknown>, key: QuestionKey = 'externalId'): Promise<ExportLink> {
-  const question = await locateQuestion(ctx, raw, 'report', key);
+  const question = await locateQuestion(ctx, raw, 'question:export', key);
   const current = await ctx.db.questionExport.findFirst({ where: { questionId: question.id, validUntil: { gt: new Date() } }, orderBy: { validUntil: 'desc' } });
   if (current) return { question, url: fileLink(ctx, ctx.secrets.open(current.tokenCipher)), valid: current.validUntil };
   const content = JSON.stringify({ ...(await contractFields(ctx, question)), exported: new Date().toISOString() }, null, 2);

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import type { Prisma, Question, QuizSet } from '../../generated/prisma/client.ts';
-import { can, viewableWhere, type Level } from '../../auth/permissions.ts';
+import { allowedWhere } from '../../auth/policy.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
@@ -10,68 +10,35 @@ import { isUniqueViolation } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import { readMedia, type MediaValue } from './media.ts';
 import { normalizePath, normalizeQuestion, type QuestionData } from './question-input.ts';
+import type { Selection, Window } from '../selection.ts';
 import * as s from './questions.schemas.ts';
-import { findQuizSet, quizContent } from '../quizzes/access.ts';
-import { nextPosition } from '../quizzes/items.service.ts';
+import { findQuizSet } from '../quizzes/access.ts';
+import { nextPosition } from '../quizzes/positions.ts';
+import { findQuestion, folderScope, quizOfScope, quizScope, visibleQuestionsWhere, type QuestionAction } from './access.ts';
 
 /**
  * The question base. A question's external id is unique within its scope: a folder of its owner
  * (`folder:<owner>:<path>`) or a Quiz set (`quiz:<quiz set>`); POST `question` creates or updates
  * by (scope, external id) and never duplicates, because the insert relies on that unique index.
  *
- * Access follows the content policy (auth/permissions.ts). Questions carry no permission rules of
- * their own; their owner and their organization's content levels apply, and a question in the
- * scope of a Quiz set also gives the levels held on that Quiz set. A question that is an item of
- * a Quiz set the viewer may view can be viewed too. Reading needs view, exporting report,
- * changing or deleting modify.
+ * Access follows the content policy (access.ts): reading needs view, exporting report, changing
+ * or deleting modify.
  */
 
 type Tx = Prisma.TransactionClient;
-
-export const folderScope = (ownerId: string, path: string) => `folder:${ownerId}:${path}`;
-export const quizScope = (quizId: string) => `quiz:${quizId}`;
-export const quizOfScope = (scope: string) => (scope.startsWith('quiz:') ? scope.slice(5) : null);
-
-/** Questions the viewer may view, as a filter (lists, single reads and GraphQL nodes). */
-export async function visibleQuestionsWhere(ctx: Context): Promise<Prisma.QuestionWhereInput> {
-  if (ctx.viewer.user.admin) return {};
-  // The filter of viewable Quiz sets matches owner and organization columns, which questions
-  // share; its id list names Quiz sets, which no question id equals.
-  const viewable = await viewableWhere(ctx.db, ctx.viewer, 'quiz');
-  return { OR: [viewable as Prisma.QuestionWhereInput, { items: { some: { quiz: viewable as Prisma.QuizSetWhereInput } } }] };
-}
-
-/** Whether the viewer holds `level` on the question: through its owner and organization, or its Quiz set scope. */
-export async function canOnQuestion(ctx: Context, question: Question, level: Level): Promise<boolean> {
-  // A ContentRef on the Quiz set scale: owner and organization levels; no rule names a question id.
-  if (await can(ctx, level, { type: 'quiz', id: question.id, ownerId: question.ownerId, organizationId: question.organizationId })) return true;
-  const quizId = quizOfScope(question.scope);
-  const quiz = quizId ? await ctx.db.quizSet.findUnique({ where: { id: quizId } }) : null;
-  return quiz !== null && (await can(ctx, level, quizContent(quiz)));
-}
-
-/** A question by identification string (NOT_FOUND naming `argument`), once the viewer holds `level` on it. */
-export async function findQuestion(ctx: Context, code: string, level: Level, argument = 'question'): Promise<Question> {
-  const question = await ctx.db.question.findUnique({ where: { id: code } });
-  if (!question) throw new ArgumentError(argument, `no question with identification string '${code}'`, 'NOT_FOUND');
-  const allowed =
-    level === 'view' ? (await ctx.db.question.count({ where: { AND: [{ id: code }, await visibleQuestionsWhere(ctx)] } })) === 1 : await canOnQuestion(ctx, question, level);
-  if (!allowed) throw new PermissionError(`You need ${level} permission on this question`);
-  return question;
-}
 
 /**
  * A question by external id: in the given Quiz set (`quiz`), the given folder of the caller
  * (`path`), or, with neither, in any folder of the caller. The same id in several folders is
  * ambiguous: the caller must give `path` (AMBIGUOUS_ID).
  */
-export async function findByExternalId(ctx: Context, raw: Record<string, unknown>, level: Level): Promise<Question> {
+export async function findByExternalId(ctx: Context, raw: Record<string, unknown>, action: QuestionAction): Promise<Question> {
   const input = parseInput(s.questionLookup, raw);
   const me = ctx.viewer.user.id;
   let where: Prisma.QuestionWhereInput;
   let place: string;
   if (input.quiz !== undefined) {
-    const quiz = await findQuizSet(ctx, input.quiz, level, 'quiz', 'manage its questions');
+    const quiz = await findQuizSet(ctx, input.quiz, `quiz:${action}`);
     [where, place] = [{ scope: quizScope(quiz.id) }, `Quiz set ${quiz.id}`];
   } else if (input.path !== undefined) {
     const path = normalizePath(input.path);
@@ -88,8 +55,8 @@ export async function findByExternalId(ctx: Context, raw: Record<string, unknown
 /** REST names a question by external id (with `path` or `quiz`); GraphQL by identification string (`question`). */
 export type QuestionKey = 'externalId' | 'code';
 
-export async function locateQuestion(ctx: Context, raw: Record<string, unknown>, level: Level, key: QuestionKey): Promise<Question> {
-  return key === 'code' ? findQuestion(ctx, parseInput(s.questionRef, raw).question, level) : findByExternalId(ctx, raw, level);
+export async function locateQuestion(ctx: Context, raw: Record<string, unknown>, action: QuestionAction, key: QuestionKey): Promise<Question> {
+  return key === 'code' ? findQuestion(ctx, parseInput(s.questionRef, raw).question, action) : findByExternalId(ctx, raw, action);
 }
 
 /** Questions the viewer may view; `search` matches the external id or the text. */
@@ -99,16 +66,18 @@ export async function questionsWhere(ctx: Context, search?: string): Promise<Pri
   return { AND: [visible, { OR: [{ externalId: { contains: search, mode: 'insensitive' } }, { content: { contains: search, mode: 'insensitive' } }] }] };
 }
 
-export async function listQuestions(ctx: Context, raw: Record<string, unknown>): Promise<Question[]> {
+/** Questions the viewer may view, oldest first: a page of the contract, or a GraphQL connection's window. */
+export async function listQuestions(ctx: Context, raw: Record<string, unknown>, window?: Window<'Question'>): Promise<Question[]> {
   const { search, limit, page } = parseInput(s.paging, raw);
-  return ctx.db.question.findMany({
-    where: await questionsWhere(ctx, search),
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    ...s.pageWindow({ search, limit, page }),
-  });
+  const rows: Window<'Question'> = window ?? s.pageWindow({ search, limit, page });
+  return ctx.db.question.findMany({ ...rows, where: await questionsWhere(ctx, search), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
-export const getQuestion = (ctx: Context, raw: Record<string, unknown>) => findByExternalId(ctx, raw, 'view');
+/** The question as written, with the relations a GraphQL selection asks for (read again only then). */
+export const withSelection = async (db: Prisma.TransactionClient, question: Question, query?: Selection<'Question'>): Promise<Question> =>
+  query ? db.question.findUniqueOrThrow({ ...query, where: { id: question.id } }) : question;
+
+export const getQuestion = (ctx: Context, raw: Record<string, unknown>) => findByExternalId(ctx, raw, 'question:read');
 
 /**
  * Tags as given (identification string, external id or title) among those the viewer may view;
@@ -116,7 +85,7 @@ export const getQuestion = (ctx: Context, raw: Record<string, unknown>) => findB
  */
 async function resolveTags(ctx: Context, refs: string[]): Promise<string[] | undefined> {
   if (refs.length === 0) return undefined;
-  const visible = await viewableWhere(ctx.db, ctx.viewer, 'tag');
+  const visible = await allowedWhere(ctx, 'tag:use');
   const tags = await ctx.db.tag.findMany({
     where: { AND: [visible as Prisma.TagWhereInput, { OR: [{ id: { in: refs } }, { externalId: { in: refs } }, { title: { in: refs } }] }] },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -170,11 +139,11 @@ export interface UpsertResult {
  * Concurrent identical calls: the insert is INSERT … ON CONFLICT DO NOTHING on the unique
  * (scope, external id) index, so exactly one creates the row; the others wait for it and update.
  */
-export async function upsertQuestion(ctx: Context, raw: Record<string, unknown>): Promise<UpsertResult> {
+export async function upsertQuestion(ctx: Context, raw: Record<string, unknown>, query?: Selection<'Question'>): Promise<UpsertResult> {
   const input = normalizeQuestion(parseInput(s.questionInput, raw));
   const media = await readMedia(raw, input.type);
   const me = ctx.viewer.user;
-  const quiz = input.quiz === undefined ? null : await findQuizSet(ctx, input.quiz, 'modify', 'quiz', 'manage its questions');
+  const quiz = input.quiz === undefined ? null : await findQuizSet(ctx, input.quiz, 'quiz:question:update');
   const scope = quiz ? quizScope(quiz.id) : folderScope(me.id, input.path);
   const tags = await resolveTags(ctx, input.tagRefs);
   const existing = await ctx.db.question.findUnique({ where: { scope_externalId: { scope, externalId: input.externalId } } });
@@ -220,7 +189,7 @@ export async function upsertQuestion(ctx: Context, raw: Record<string, unknown>)
       await storeMedia(tx, question, media);
       if (quiz) await addToQuiz(tx, quiz.id, question.id);
       await audit(ctx, tx, count === 1 ? 'question.create' : 'question.update', question.id);
-      return { question, created: count === 1 };
+      return { question: await withSelection(tx, question, query), created: count === 1 };
     },
     // Uploads make these the largest writes; concurrent ones queue for the same row.
     { maxWait: 15_000, timeout: 60_000 },
@@ -228,7 +197,7 @@ export async function upsertQuestion(ctx: Context, raw: Record<string, unknown>)
 }
 
 export async function deleteQuestion(ctx: Context, raw: Record<string, unknown>, key: QuestionKey = 'externalId'): Promise<Question> {
-  const question = await locateQuestion(ctx, raw, 'modify', key);
+  const question = await locateQuestion(ctx, raw, 'question:delete', key);
   await ctx.db.$transaction(async (tx) => {
     const files = await questionFileIds(tx, question.id);
     await tx.question.delete({ where: { id: question.id } });
@@ -239,20 +208,20 @@ export async function deleteQuestion(ctx: Context, raw: Record<string, unknown>,
 }
 
 export async function getExternalId(ctx: Context, raw: Record<string, unknown>): Promise<Question> {
-  return findQuestion(ctx, parseInput(s.questionRef, raw).question, 'view');
+  return findQuestion(ctx, parseInput(s.questionRef, raw).question, 'question:read');
 }
 
 /** POST `question:id`: a new external id, refused when another question of the same scope has it. */
-export async function setExternalId(ctx: Context, raw: Record<string, unknown>): Promise<Question> {
+export async function setExternalId(ctx: Context, raw: Record<string, unknown>, query: Selection<'Question'> = {}): Promise<Question> {
   const input = parseInput(s.setExternalId, raw);
-  const question = await findQuestion(ctx, input.question, 'modify');
+  const question = await findQuestion(ctx, input.question, 'question:update', 'question', query);
   if (question.externalId === input.id) return question;
   const taken = () => new ArgumentError('id', `is taken by another question in the same ${quizOfScope(question.scope) ? 'Quiz set' : 'folder'}`, 'ID_TAKEN');
   if (await ctx.db.question.findUnique({ where: { scope_externalId: { scope: question.scope, externalId: input.id } }, select: { id: true } })) throw taken();
   try {
     return await ctx.db.$transaction(async (tx) => {
       await deleteFiles(tx, (await tx.questionExport.findMany({ where: { questionId: question.id }, select: { fileId: true } })).map((e) => e.fileId));
-      const updated = await tx.question.update({ where: { id: question.id }, data: { externalId: input.id } });
+      const updated = await tx.question.update({ ...query, where: { id: question.id }, data: { externalId: input.id } });
       await audit(ctx, tx, 'question.update', question.id);
       return updated;
     });

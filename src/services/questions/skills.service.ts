@@ -5,7 +5,9 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { isUniqueViolation } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
-import { findQuestion } from './questions.service.ts';
+import { findQuestion } from './access.ts';
+import { withSelection } from './questions.service.ts';
+import type { Selection } from '../selection.ts';
 import * as s from './questions.schemas.ts';
 
 /**
@@ -16,6 +18,11 @@ import * as s from './questions.schemas.ts';
 
 export function visibleSkillsWhere(ctx: Context): Prisma.SkillWhereInput {
   return ctx.viewer.user.admin ? {} : { ownerId: ctx.viewer.user.id };
+}
+
+/** The viewer's skills (administrators: all), by identifier. */
+export async function listSkills(ctx: Context, query: Selection<'Skill'> = {}): Promise<Skill[]> {
+  return ctx.db.skill.findMany({ ...query, where: visibleSkillsWhere(ctx), orderBy: [{ identifier: 'asc' }, { id: 'asc' }] });
 }
 
 async function findSkill(ctx: Context, code: string): Promise<Skill> {
@@ -41,20 +48,20 @@ async function write<T>(ctx: Context, action: string, run: (tx: Prisma.Transacti
   }
 }
 
-export async function createSkill(ctx: Context, raw: Record<string, unknown>): Promise<Skill> {
+export async function createSkill(ctx: Context, raw: Record<string, unknown>, query: Selection<'Skill'> = {}): Promise<Skill> {
   const input = parseInput(s.skillInput, raw);
   return write(ctx, 'skill.create', (tx) =>
-    tx.skill.create({ data: { id: newId('Skill'), ownerId: ctx.viewer.user.id, identifier: input.identifier, title: input.title, description: input.description || null } }),
+    tx.skill.create({ ...query, data: { id: newId('Skill'), ownerId: ctx.viewer.user.id, identifier: input.identifier, title: input.title, description: input.description || null } }),
   );
 }
 
-export async function updateSkill(ctx: Context, raw: Record<string, unknown>): Promise<Skill> {
+export async function updateSkill(ctx: Context, raw: Record<string, unknown>, query: Selection<'Skill'> = {}): Promise<Skill> {
   const input = parseInput(s.skillUpdate, raw);
   const skill = await findSkill(ctx, input.skill);
   const data: Prisma.SkillUpdateInput = {};
   if (input.title !== undefined) data.title = input.title;
   if (input.description !== undefined) data.description = input.description || null;
-  return write(ctx, 'skill.update', (tx) => tx.skill.update({ where: { id: skill.id }, data }));
+  return write(ctx, 'skill.update', (tx) => tx.skill.update({ ...query, where: { id: skill.id }, data }));
 }
 
 /** Deletes a skill; it is detached from every question. */
@@ -65,23 +72,23 @@ export async function deleteSkill(ctx: Context, raw: Record<string, unknown>): P
 
 async function link(ctx: Context, raw: Record<string, unknown>): Promise<{ question: Question; skill: Skill }> {
   const input = parseInput(s.skillLink, raw);
-  const question = await findQuestion(ctx, input.question, 'modify');
+  const question = await findQuestion(ctx, input.question, 'question:update');
   return { question, skill: await findSkill(ctx, input.skill) };
 }
 
 /** Attaches a skill to a question; attaching it again changes nothing. */
-export async function attachSkill(ctx: Context, raw: Record<string, unknown>): Promise<Question> {
+export async function attachSkill(ctx: Context, raw: Record<string, unknown>, query?: Selection<'Question'>): Promise<Question> {
   const { question, skill } = await link(ctx, raw);
   return write(ctx, 'question.skill.attach', async (tx) => {
     await tx.questionSkill.createMany({ data: [{ questionId: question.id, skillId: skill.id }], skipDuplicates: true });
-    return question;
+    return withSelection(tx, question, query);
   });
 }
 
-export async function detachSkill(ctx: Context, raw: Record<string, unknown>): Promise<Question> {
+export async function detachSkill(ctx: Context, raw: Record<string, unknown>, query?: Selection<'Question'>): Promise<Question> {
   const { question, skill } = await link(ctx, raw);
   return write(ctx, 'question.skill.detach', async (tx) => {
     await tx.questionSkill.deleteMany({ where: { questionId: question.id, skillId: skill.id } });
-    return question;
+    return withSelection(tx, question, query);
   });
 }

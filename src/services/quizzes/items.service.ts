@@ -4,8 +4,10 @@ import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
-import { visibleQuestionsWhere } from '../questions/questions.service.ts';
+import { visibleQuestionsWhere } from '../questions/access.ts';
 import { findQuizSet } from './access.ts';
+import { nextPosition } from './positions.ts';
+import type { Selection } from '../selection.ts';
 import * as s from './quizzes.schemas.ts';
 
 /**
@@ -23,11 +25,14 @@ export type QuizEntry =
 const byPosition = (a: { position: number; createdAt: Date }, b: { position: number; createdAt: Date }) =>
   a.position - b.position || a.createdAt.getTime() - b.createdAt.getTime();
 
-/** The entries of each Quiz set in order: top level by position, each group followed by its questions. */
-export async function entriesOf(ctx: Context, quizIds: readonly string[]): Promise<QuizEntry[][]> {
+/**
+ * The entries of each Quiz set in order: top level by position, each group followed by its
+ * questions, which carry the relations `questions` asks for.
+ */
+export async function entriesOf(ctx: Context, quizIds: readonly string[], questions: Selection<'Question'> = {}): Promise<QuizEntry[][]> {
   const [groups, items] = await Promise.all([
     ctx.db.quizGroup.findMany({ where: { quizId: { in: [...quizIds] } } }),
-    ctx.db.quizItem.findMany({ where: { quizId: { in: [...quizIds] } }, include: { question: true } }),
+    ctx.db.quizItem.findMany({ where: { quizId: { in: [...quizIds] } }, include: { question: questions.include || questions.select ? questions : true } }),
   ]);
   const question = (item: (typeof items)[number], group: QuizGroup | null): QuizEntry => ({ kind: 'question', item, question: item.question, group });
   return quizIds.map((quizId) => {
@@ -47,13 +52,11 @@ export async function entriesOf(ctx: Context, quizIds: readonly string[]): Promi
 
 export const quizEntries = async (ctx: Context, quizId: string) => (await entriesOf(ctx, [quizId]))[0]!;
 
-/** The questions of a Quiz set in the order of its entries. */
-export async function quizQuestions(ctx: Context, quizId: string): Promise<Extract<QuizEntry, { kind: 'question' }>[]> {
-  return (await quizEntries(ctx, quizId)).filter((e) => e.kind === 'question');
-}
+/** The questions among entries, in their order. */
+export const questionsOf = (entries: readonly QuizEntry[]): Question[] => entries.flatMap((e) => (e.kind === 'question' ? [e.question] : []));
 
 export async function listItems(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz: QuizSet; entries: QuizEntry[] }> {
-  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'view');
+  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:questions:read');
   return { quiz, entries: await quizEntries(ctx, quiz.id) };
 }
 
@@ -72,7 +75,7 @@ export async function skillsOf(ctx: Context, quizIds: readonly string[]): Promis
 }
 
 export async function listSkills(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz: QuizSet; skills: Skill[] }> {
-  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'view');
+  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:skills:read');
   return { quiz, skills: (await skillsOf(ctx, [quiz.id]))[0]! };
 }
 
@@ -92,15 +95,6 @@ async function findQuestions(ctx: Context, codes: string[], use: boolean): Promi
   return ids;
 }
 
-/** The next free position of a Quiz set (groups and items share one counter). */
-export async function nextPosition(tx: Tx, quizId: string): Promise<number> {
-  const [g, i] = await Promise.all([
-    tx.quizGroup.aggregate({ where: { quizId }, _max: { position: true } }),
-    tx.quizItem.aggregate({ where: { quizId }, _max: { position: true } }),
-  ]);
-  return Math.max(g._max.position ?? 0, i._max.position ?? 0) + 1;
-}
-
 export interface ItemsChange {
   quiz: QuizSet;
   group?: string;
@@ -111,9 +105,9 @@ export interface ItemsChange {
  * Assigns questions to a Quiz set, or to one of its groups (created, last, when missing). A
  * question already in the Quiz set moves to the group asked for (or out of its group), to the end.
  */
-export async function assignQuestions(ctx: Context, raw: Record<string, unknown>): Promise<ItemsChange> {
+export async function assignQuestions(ctx: Context, raw: Record<string, unknown>, query?: Selection<'QuizSet'>): Promise<ItemsChange> {
   const input = parseInput(s.assignQuestions, raw);
-  const quiz = await findQuizSet(ctx, input.quiz, 'modify', 'quiz', 'change its questions');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:questions:update', 'quiz', query);
   const ids = await findQuestions(ctx, input.questions, true);
   await ctx.db.$transaction(async (tx) => {
     let position = await nextPosition(tx, quiz.id);
@@ -144,9 +138,9 @@ export async function assignQuestions(ctx: Context, raw: Record<string, unknown>
  * Removes questions from a Quiz set; with `group`, only those in that group. Groups left empty
  * are removed too, as assigning creates them. Questions not in the Quiz set are passed over.
  */
-export async function removeQuestions(ctx: Context, raw: Record<string, unknown>): Promise<ItemsChange> {
+export async function removeQuestions(ctx: Context, raw: Record<string, unknown>, query?: Selection<'QuizSet'>): Promise<ItemsChange> {
   const input = parseInput(s.assignQuestions, raw);
-  const quiz = await findQuizSet(ctx, input.quiz, 'modify', 'quiz', 'change its questions');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:questions:update', 'quiz', query);
   const ids = await findQuestions(ctx, input.questions, false);
   const group = input.group ? await ctx.db.quizGroup.findUnique({ where: { quizId_title: { quizId: quiz.id, title: input.group } } }) : null;
   if (input.group && !group) throw new ArgumentError('group', `the Quiz set has no question group '${input.group}'`, 'NOT_FOUND');

@@ -2,9 +2,10 @@ import type { Context } from '../../context.ts';
 import type { Prisma, QuizSet } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
-import { forgetContent } from '../content/registry.ts';
+import { forgetContent } from '../content/records.ts';
 import { parseInput } from '../validation.ts';
 import { pageWindow, paging } from '../users/users.schemas.ts';
+import type { Selection, Window } from '../selection.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
 import { assertActiveLanguage, findQuizSet, viewableQuizSetsWhere } from './access.ts';
 import { copiedSettings, unconfigured } from './settings.service.ts';
@@ -18,17 +19,15 @@ export async function quizSetsWhere(ctx: Context, search?: string): Promise<Pris
   return { AND: [await viewableQuizSetsWhere(ctx), search ? { title: { contains: search, mode: 'insensitive' } } : {}] };
 }
 
-export async function listQuizSets(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet[]> {
+/** Quiz sets the viewer may view, by title: a page of the contract, or a GraphQL connection's window. */
+export async function listQuizSets(ctx: Context, raw: Record<string, unknown>, window?: Window<'QuizSet'>): Promise<QuizSet[]> {
   const { search, limit, page } = parseInput(paging, raw);
-  return ctx.db.quizSet.findMany({
-    where: await quizSetsWhere(ctx, search),
-    orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    ...pageWindow({ search, limit, page }),
-  });
+  const rows: Window<'QuizSet'> = window ?? pageWindow({ search, limit, page });
+  return ctx.db.quizSet.findMany({ ...rows, where: await quizSetsWhere(ctx, search), orderBy: [{ title: 'asc' }, { id: 'asc' }] });
 }
 
 export async function getQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
-  return findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'view');
+  return findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:read');
 }
 
 const noOrganization = (v: string | undefined) => v === '' || v === 'none';
@@ -37,12 +36,12 @@ const noOrganization = (v: string | undefined) => v === '' || v === 'none';
  * Creates a Quiz set owned by the viewer. `copySettings` takes the settings of a Quiz set the
  * viewer may view (as PUT `quiz:settings` would), `copyQuestions` its groups and items.
  */
-export async function createQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
+export async function createQuizSet(ctx: Context, raw: Record<string, unknown>, query: Selection<'QuizSet'> = {}): Promise<QuizSet> {
   const input = parseInput(s.createQuizSet, raw);
   const owner = ctx.viewer.user;
   if (input.language !== undefined) await assertActiveLanguage(ctx, input.language);
-  const settingsSource = input.copySettings === undefined ? undefined : await findQuizSet(ctx, input.copySettings, 'view', 'copySettings', 'copy its settings');
-  const questionsSource = input.copyQuestions === undefined ? undefined : await findQuizSet(ctx, input.copyQuestions, 'view', 'copyQuestions', 'copy its questions');
+  const settingsSource = input.copySettings === undefined ? undefined : await findQuizSet(ctx, input.copySettings, 'quiz:settings:copy', 'copySettings');
+  const questionsSource = input.copyQuestions === undefined ? undefined : await findQuizSet(ctx, input.copyQuestions, 'quiz:questions:copy', 'copyQuestions');
   const organizationId = await resolveOrganization(ctx, owner, noOrganization(input.organization) ? null : input.organization);
   return ctx.db.$transaction(async (tx) => {
     const fields = {
@@ -57,16 +56,16 @@ export async function createQuizSet(ctx: Context, raw: Record<string, unknown>):
       organizationId: organizationId ?? null,
     };
     const settings = settingsSource ? copiedSettings({ ...unconfigured, mode: input.mode }, settingsSource, 'replace') : {};
-    const quiz = await tx.quizSet.create({ data: { ...fields, ...settings } });
+    const quiz = await tx.quizSet.create({ ...query, data: { ...fields, ...settings } });
     if (questionsSource) await copyItems(tx, questionsSource.id, quiz.id);
     await audit(ctx, tx, 'quiz.create', quiz.id);
     return quiz;
   });
 }
 
-export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
+export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>, query: Selection<'QuizSet'> = {}): Promise<QuizSet> {
   const input = parseInput(s.updateQuizSet, raw);
-  const quiz = await findQuizSet(ctx, input.quiz, 'modify', 'quiz', 'change it');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:update', 'quiz', query);
   const data: Prisma.QuizSetUncheckedUpdateInput = {};
   if (input.title !== undefined) data.title = input.title;
   if (input.id !== undefined) data.externalId = input.id || null;
@@ -78,7 +77,7 @@ export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>):
   if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, quiz, input.organization, 'Quiz set');
   if (Object.keys(data).length === 0) return quiz;
   return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.quizSet.update({ where: { id: quiz.id }, data });
+    const updated = await tx.quizSet.update({ ...query, where: { id: quiz.id }, data });
     await audit(ctx, tx, 'quiz.update', quiz.id);
     return updated;
   });
@@ -93,7 +92,7 @@ export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>):
 const isQuizSetUsed = async (_tx: Prisma.TransactionClient, _quizId: string) => false;
 
 export async function deleteQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
-  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'admin', 'quiz', 'delete it');
+  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:delete');
   await ctx.db.$transaction(async (tx) => {
     if (await isQuizSetUsed(tx, quiz.id)) await tx.quizSet.update({ where: { id: quiz.id }, data: { archived: true } });
     else {

@@ -6,6 +6,7 @@ import { parseInput } from '../validation.ts';
 import { findUsablePreset } from '../grading/grading.service.ts';
 import { isConfigurable } from '../grading/grades.ts';
 import { findQuizSet } from './access.ts';
+import type { Selection } from '../selection.ts';
 import * as s from './quizzes.schemas.ts';
 
 /**
@@ -61,13 +62,13 @@ async function takesThreshold(ctx: Context, grading: string | null): Promise<boo
 }
 
 export async function getSettings(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz: QuizSet; settings: SettingsView }> {
-  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'view');
+  const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:settings:read');
   return { quiz, settings: settingsView(quiz) };
 }
 
-export async function updateSettings(ctx: Context, raw: Record<string, unknown>): Promise<{ quiz: QuizSet; settings: SettingsView }> {
+export async function updateSettings(ctx: Context, raw: Record<string, unknown>, query: Selection<'QuizSet'> = {}): Promise<{ quiz: QuizSet; settings: SettingsView }> {
   const input = parseInput(s.updateSettings, raw);
-  const quiz = await findQuizSet(ctx, input.quiz, 'modify', 'quiz', 'change its settings');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:settings:update', 'quiz', query);
   const data: Prisma.QuizSetUpdateInput = {};
   if (input.shuffle !== undefined) data.shuffle = input.shuffle;
   if (input.timelimit !== undefined) data.timelimit = input.timelimit;
@@ -90,7 +91,7 @@ export async function updateSettings(ctx: Context, raw: Record<string, unknown>)
   }
   if (Object.keys(data).length === 0) return { quiz, settings: settingsView(quiz) };
   const updated = await ctx.db.$transaction(async (tx) => {
-    const u = await tx.quizSet.update({ where: { id: quiz.id }, data });
+    const u = await tx.quizSet.update({ ...query, where: { id: quiz.id }, data });
     await audit(ctx, tx, 'quiz.settings.update', quiz.id);
     return u;
   });
@@ -98,13 +99,13 @@ export async function updateSettings(ctx: Context, raw: Record<string, unknown>)
 }
 
 /** PUT (`replace`) and PATCH (`fill`) `quiz:settings`: copies the settings of `source` to `quiz`. */
-export async function copySettings(ctx: Context, raw: Record<string, unknown>, mode: 'replace' | 'fill'): Promise<{ quiz: QuizSet; source: QuizSet }> {
+export async function copySettings(ctx: Context, raw: Record<string, unknown>, mode: 'replace' | 'fill', query: Selection<'QuizSet'> = {}): Promise<{ quiz: QuizSet; source: QuizSet }> {
   const input = parseInput(s.copySettings, raw);
   if (input.source === input.quiz) throw new ArgumentError('source', 'must differ from the target Quiz set', 'SAME_SOURCE');
-  const quiz = await findQuizSet(ctx, input.quiz, 'modify', 'quiz', 'change its settings');
-  const source = await findQuizSet(ctx, input.source, 'view', 'source', 'copy its settings');
+  const quiz = await findQuizSet(ctx, input.quiz, 'quiz:settings:update');
+  const source = await findQuizSet(ctx, input.source, 'quiz:settings:copy', 'source');
   const updated = await ctx.db.$transaction(async (tx) => {
-    const u = await tx.quizSet.update({ where: { id: quiz.id }, data: copiedSettings(quiz, source, mode) });
+    const u = await tx.quizSet.update({ ...query, where: { id: quiz.id }, data: copiedSettings(quiz, source, mode) });
     await audit(ctx, tx, `quiz.settings.${mode === 'replace' ? 'replace' : 'fill'}`, quiz.id);
     return u;
   });

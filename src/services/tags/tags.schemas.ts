@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import { code, externalId, text } from '../validation.ts';
-import { contentTypes, type ContentType } from '../../auth/permissions.ts';
+import { taggableTypes, type TaggableType } from '../content/content-types.ts';
 
 export { pageWindow, paging } from '../users/users.schemas.ts';
-
-/** Content types that carry tags: every content type of the permission policy except `tag`. */
-export type TaggableType = Exclude<ContentType, 'tag'>;
-export const taggableTypes = contentTypes.filter((type): type is TaggableType => type !== 'tag');
 
 /** `#rgb` or `#rrggbb` in any case, stored as lowercase `#rrggbb` so equal colours compare equal. */
 export const color = () =>

@@ -1,13 +1,15 @@
 import type { Context } from '../../context.ts';
 import type { Prisma, Tag } from '../../generated/prisma/client.ts';
-import { assertCan, assertCanCreateIn, includes, levelsFor, viewableWhere, type ContentRef, type Level } from '../../auth/permissions.ts';
+import { allowedWhere, assertCan, assertCanCreateIn, canEach } from '../../auth/policy.ts';
+import type { ActionOn } from '../../auth/actions.ts';
 import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
-import { contentFor, findContents, forgetContent, type ContentRecord } from '../content/registry.ts';
+import { contentFor, findContents, forgetContent, type ContentRecord } from '../content/records.ts';
+import { taggableTypes, type TaggableType } from '../content/content-types.ts';
+import type { Selection, Window } from '../selection.ts';
 import * as s from './tags.schemas.ts';
-import type { TaggableType } from './tags.schemas.ts';
 
 /**
  * Tags, and tags attached to content. A tag is content of type `tag` under the one permission
@@ -18,24 +20,17 @@ import type { TaggableType } from './tags.schemas.ts';
  * the content and view on the tag. A tag the caller may not view is never shown on any content.
  */
 
-export const tagRef = (tag: Pick<Tag, 'id' | 'ownerId' | 'organizationId'>): ContentRef => ({
-  type: 'tag',
-  id: tag.id,
-  ownerId: tag.ownerId,
-  organizationId: tag.organizationId,
-});
-
-/** The tag named `id` (NOT_FOUND), on which the viewer holds at least `level` (PERMISSION_DENIED). */
-async function findTagFor(ctx: Context, id: string, level: Level, action: string): Promise<Tag> {
-  const tag = await ctx.db.tag.findUnique({ where: { id } });
+/** The tag named `id` (NOT_FOUND), on which the viewer may do `action` (PERMISSION_DENIED). */
+async function findTagFor(ctx: Context, id: string, action: ActionOn<'tag'>, query: Selection<'Tag'> = {}): Promise<Tag> {
+  const tag = await ctx.db.tag.findUnique({ ...query, where: { id } });
   if (!tag) throw new ArgumentError('tag', `no tag with identification string '${id}'`, 'NOT_FOUND');
-  await assertCan(ctx, level, tagRef(tag), action);
+  await assertCan(ctx, action, tag);
   return tag;
 }
 
 /** Tags the viewer may view; `search` matches the title or the external identifier. */
 export async function viewableTagsWhere(ctx: Context, search?: string): Promise<Prisma.TagWhereInput> {
-  const viewable = (await viewableWhere(ctx.db, ctx.viewer, 'tag')) as Prisma.TagWhereInput;
+  const viewable = (await allowedWhere(ctx, 'tag:read')) as Prisma.TagWhereInput;
   if (!search) return viewable;
   const match: Prisma.TagWhereInput = {
     OR: [{ title: { contains: search, mode: 'insensitive' } }, { externalId: { contains: search, mode: 'insensitive' } }],
@@ -46,24 +41,23 @@ export async function viewableTagsWhere(ctx: Context, search?: string): Promise<
 // ---------------------------------------------------------------------------------------------
 // Tags
 
-export async function listTags(ctx: Context, raw: Record<string, unknown>): Promise<Tag[]> {
+/** Tags the viewer may view, by title: a page of the contract, or a GraphQL connection's window. */
+export async function listTags(ctx: Context, raw: Record<string, unknown>, window?: Window<'Tag'>): Promise<Tag[]> {
   const { search, limit, page } = parseInput(s.paging, raw);
-  return ctx.db.tag.findMany({
-    where: await viewableTagsWhere(ctx, search),
-    orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    ...s.pageWindow({ search, limit, page }),
-  });
+  const rows: Window<'Tag'> = window ?? s.pageWindow({ search, limit, page });
+  return ctx.db.tag.findMany({ ...rows, where: await viewableTagsWhere(ctx, search), orderBy: [{ title: 'asc' }, { id: 'asc' }] });
 }
 
-export async function getTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
-  return findTagFor(ctx, parseInput(s.tagRef, raw).tag, 'view', 'read it');
+export async function getTag(ctx: Context, raw: Record<string, unknown>, query?: Selection<'Tag'>): Promise<Tag> {
+  return findTagFor(ctx, parseInput(s.tagRef, raw).tag, 'tag:read', query);
 }
 
-export async function createTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
+export async function createTag(ctx: Context, raw: Record<string, unknown>, query: Selection<'Tag'> = {}): Promise<Tag> {
   const input = parseInput(s.createTag, raw);
-  if (input.organization) await assertCanCreateIn(ctx, 'tag', input.organization);
+  if (input.organization) await assertCanCreateIn(ctx, 'tag:create', input.organization);
   return ctx.db.$transaction(async (tx) => {
     const tag = await tx.tag.create({
+      ...query,
       data: {
         id: newId('Tag'),
         title: input.title,
@@ -79,12 +73,13 @@ export async function createTag(ctx: Context, raw: Record<string, unknown>): Pro
   });
 }
 
-export async function updateTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
+export async function updateTag(ctx: Context, raw: Record<string, unknown>, query: Selection<'Tag'> = {}): Promise<Tag> {
   const { tag: id, organization, ...fields } = parseInput(s.updateTag, raw);
-  const tag = await findTagFor(ctx, id, 'modify', 'change it');
-  if (organization) await assertCanCreateIn(ctx, 'tag', organization);
+  const tag = await findTagFor(ctx, id, 'tag:update');
+  if (organization) await assertCanCreateIn(ctx, 'tag:create', organization);
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.tag.update({
+      ...query,
       where: { id: tag.id },
       data: { ...fields, ...(organization !== undefined ? { organizationId: organization } : {}) },
     });
@@ -95,7 +90,7 @@ export async function updateTag(ctx: Context, raw: Record<string, unknown>): Pro
 
 /** Deleting needs admin: it takes the tag off every piece of content, whoever attached it. */
 export async function deleteTag(ctx: Context, raw: Record<string, unknown>): Promise<Tag> {
-  const tag = await findTagFor(ctx, parseInput(s.tagRef, raw).tag, 'admin', 'delete it');
+  const tag = await findTagFor(ctx, parseInput(s.tagRef, raw).tag, 'tag:delete');
   await ctx.db.$transaction(async (tx) => {
     // Attachments go with the tag (foreign key); rules name it without one.
     await forgetContent(tx, 'tag', tag.id);
@@ -127,7 +122,7 @@ export async function tagsOfContent(ctx: Context, type: TaggableType, ids: reado
 
 export async function listContentTags(ctx: Context, type: TaggableType, raw: Record<string, unknown>): Promise<{ content: ContentRecord; tags: Tag[] }> {
   const id = parseInput(s.contentRef(type), raw)[type]!;
-  const content = await contentFor(ctx, type, id, 'view', 'read its tags');
+  const content = await contentFor(ctx, `${type}:tags:read`, id);
   return { content, tags: (await tagsOfContent(ctx, type, [content.id])).get(content.id)! };
 }
 
@@ -140,10 +135,10 @@ export interface ContentTagResult {
  * The content and the tag of a `<type>:tag` call, both existing, with the levels checked.
  * `argument` names the content in errors (GraphQL calls it `content`).
  */
-async function contentAndTag(ctx: Context, type: TaggableType, raw: Record<string, unknown>, level: Level, argument: string): Promise<ContentTagResult> {
+async function contentAndTag(ctx: Context, type: TaggableType, raw: Record<string, unknown>, verb: 'tags:read' | 'tags:update', argument: string): Promise<ContentTagResult> {
   const input = parseInput(s.contentTag(type), raw);
-  const content = await contentFor(ctx, type, input[type]!, level, level === 'view' ? 'read its tags' : 'tag it', argument);
-  const tag = await findTagFor(ctx, input.tag!, 'view', 'use it');
+  const content = await contentFor(ctx, `${type}:${verb}`, input[type]!, argument);
+  const tag = await findTagFor(ctx, input.tag!, 'tag:use');
   return { content, tag };
 }
 
@@ -151,14 +146,14 @@ const attachment = (r: ContentTagResult) => ({ tagId: r.tag.id, contentType: r.c
 
 /** Whether the tag is attached to the content. */
 export async function contentTagStatus(ctx: Context, type: TaggableType, raw: Record<string, unknown>, argument: string = type): Promise<ContentTagResult & { attached: boolean }> {
-  const found = await contentAndTag(ctx, type, raw, 'view', argument);
+  const found = await contentAndTag(ctx, type, raw, 'tags:read', argument);
   const row = await ctx.db.contentTag.findUnique({ where: { tagId_contentType_contentId: attachment(found) }, select: { tagId: true } });
   return { ...found, attached: row !== null };
 }
 
 /** Attaches the tag; attaching it again succeeds and changes nothing (the row is unique). */
 export async function attachTag(ctx: Context, type: TaggableType, raw: Record<string, unknown>, argument: string = type): Promise<ContentTagResult & { success: boolean }> {
-  const found = await contentAndTag(ctx, type, raw, 'modify', argument);
+  const found = await contentAndTag(ctx, type, raw, 'tags:update', argument);
   await ctx.db.$transaction(async (tx) => {
     const { count } = await tx.contentTag.createMany({ data: [attachment(found)], skipDuplicates: true });
     if (count > 0) await audit(ctx, tx, 'tag.attach', `${found.tag.id}:${type}:${found.content.id}`);
@@ -168,7 +163,7 @@ export async function attachTag(ctx: Context, type: TaggableType, raw: Record<st
 
 /** Detaches the tag; `success` is false when it was not attached. */
 export async function detachTag(ctx: Context, type: TaggableType, raw: Record<string, unknown>, argument: string = type): Promise<ContentTagResult & { success: boolean }> {
-  const found = await contentAndTag(ctx, type, raw, 'modify', argument);
+  const found = await contentAndTag(ctx, type, raw, 'tags:update', argument);
   const count = await ctx.db.$transaction(async (tx) => {
     const { count } = await tx.contentTag.deleteMany({ where: attachment(found) });
     if (count > 0) await audit(ctx, tx, 'tag.detach', `${found.tag.id}:${type}:${found.content.id}`);
@@ -178,17 +173,21 @@ export async function detachTag(ctx: Context, type: TaggableType, raw: Record<st
 }
 
 /**
- * The content a tag is attached to that the viewer may view, by type then title. Content that no
- * longer exists (its module deleted it without detaching) is left out.
+ * The content each tag is attached to that the viewer may view, by type then title, keyed by tag:
+ * the same statements for any number of tags. Content that no longer exists (its module deleted
+ * it without detaching) is left out.
  */
-export async function taggedContent(ctx: Context, tagId: string): Promise<ContentRecord[]> {
-  const rows = await ctx.db.contentTag.findMany({ where: { tagId }, select: { contentType: true, contentId: true } });
-  const byType = new Map<TaggableType, string[]>();
+export async function taggedContent(ctx: Context, tagIds: readonly string[]): Promise<Map<string, ContentRecord[]>> {
+  const out = new Map<string, ContentRecord[]>(tagIds.map((id) => [id, []]));
+  if (tagIds.length === 0) return out;
+  const rows = await ctx.db.contentTag.findMany({ where: { tagId: { in: [...tagIds] } }, select: { tagId: true, contentType: true, contentId: true } });
+  const found = (await Promise.all(taggableTypes.map((type) => findContents(ctx.db, type, rows.filter((r) => r.contentType === type).map((r) => r.contentId))))).flat();
+  const viewable = await canEach(ctx, found.map((c) => [`${c.type}:read`, c] as const));
+  const shown = new Map(found.filter((_, i) => viewable[i]).map((c) => [`${c.type}:${c.id}`, c]));
   for (const row of rows) {
-    const type = row.contentType as TaggableType;
-    byType.set(type, [...(byType.get(type) ?? []), row.contentId]);
+    const content = shown.get(`${row.contentType}:${row.contentId}`);
+    if (content) out.get(row.tagId)!.push(content);
   }
-  const found = (await Promise.all(s.taggableTypes.map((type) => findContents(ctx.db, type, byType.get(type) ?? [])))).flat();
-  const held = await levelsFor(ctx.db, ctx.viewer.user, found);
-  return found.filter((c, i) => includes(c.type, held[i] ?? null, 'view')).sort((a, b) => a.type.localeCompare(b.type) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+  for (const list of out.values()) list.sort((a, b) => a.type.localeCompare(b.type) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+  return out;
 }
