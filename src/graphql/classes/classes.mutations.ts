@@ -2,6 +2,9 @@ import type { Context } from '../../context.ts';
 import { builder } from '../builder.ts';
 import { ArgumentError } from '../../errors.ts';
 import * as classes from '../../services/classes/classes.service.ts';
+import * as memberships from '../../services/classes/memberships.service.ts';
+import * as assignments from '../../services/classes/assignments.service.ts';
+import * as submissions from '../../services/classes/submissions.service.ts';
 import './class.type.ts';
 
 const CreateClassInput = builder.inputType('CreateClassInput', {
@@ -89,7 +92,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, { expires, expiresInDays, ...args }, ctx) => {
       if (expires != null && expiresInDays != null) throw new ArgumentError('expiresInDays', 'give expires or expiresInDays, not both', 'ARGUMENT_CONFLICT');
-      await classes.addMembers(ctx, { ...args, expires: expires ?? expiresInDays ?? undefined });
+      await memberships.addMembers(ctx, { ...args, expires: expires ?? expiresInDays ?? undefined });
       return refetchClass(ctx, query, args.class);
     },
   }),
@@ -98,7 +101,7 @@ builder.mutationFields((t) => ({
     description: 'Removes users from a class the caller manages.',
     args: { class: t.arg.id({ required: true }), users: t.arg.idList({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await classes.removeMembers(ctx, args);
+      await memberships.removeMembers(ctx, args);
       return refetchClass(ctx, query, args.class);
     },
   }),
@@ -106,37 +109,37 @@ builder.mutationFields((t) => ({
     type: 'ClassAssignment',
     description: 'Adds an assignment to a class the caller manages.',
     args: { input: t.arg({ type: CreateClassAssignmentInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await classes.createAssignment(ctx, { ...args.input })).id),
+    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await assignments.createAssignment(ctx, { ...args.input })).id),
   }),
   updateClassAssignment: t.prismaField({
     type: 'ClassAssignment',
     description: 'Changes an assignment of a class the caller manages.',
     args: { input: t.arg({ type: UpdateClassAssignmentInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await classes.updateAssignment(ctx, { ...args.input })).id),
+    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await assignments.updateAssignment(ctx, { ...args.input })).id),
   }),
   deleteClassAssignment: t.id({
     description: 'Deletes an assignment with its submissions; returns its identification string.',
     args: { assignment: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => (await classes.deleteAssignment(ctx, args)).id,
+    resolve: async (_root, args, ctx) => (await assignments.deleteAssignment(ctx, args)).id,
   }),
   startAssignmentSubmission: t.prismaField({
     type: 'ClassAssignment',
     description: 'Begins work on an open assignment (status STARTED; stands for uploading files). Only active members; starting again changes nothing.',
     args: { assignment: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await classes.startSubmission(ctx, args)).assignmentId),
+    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await submissions.startSubmission(ctx, args)).assignmentId),
   }),
   submitAssignment: t.prismaField({
     type: 'ClassAssignment',
     description: 'Hands in work on an open assignment (status SUBMITTED), started or not. Only active members, once.',
     args: { assignment: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await classes.submitAssignment(ctx, args)).assignmentId),
+    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await submissions.submitAssignment(ctx, args)).assignmentId),
   }),
   gradeAssignmentSubmission: t.prismaField({
     type: 'AssignmentSubmission',
     description: "Grades a member's submitted work (status GRADED) in a class the caller manages; grading again replaces the grade.",
     args: { assignment: t.arg.id({ required: true }), user: t.arg.id({ required: true }), grade: t.arg.string({ required: true, description: '1-64 characters.' }) },
     resolve: async (query, _root, args, ctx) => {
-      const graded = await classes.gradeSubmission(ctx, args);
+      const graded = await submissions.gradeSubmission(ctx, args);
       return ctx.db.assignmentSubmission.findUniqueOrThrow({ ...query, where: { assignmentId_userId: { assignmentId: graded.assignmentId, userId: graded.userId } } });
     },
   }),

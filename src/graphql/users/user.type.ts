@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import { userPolicy } from '../../auth/policy.ts';
 import * as users from '../../services/users/users.service.ts';
+import { managedUsersWhere } from '../../services/users/access.ts';
 
 /** A user account. Readable by itself, its manager and administrators. */
 export const UserType = builder.prismaNode('User', {
@@ -74,7 +75,7 @@ builder.queryFields((t) => ({
     args: { search: t.arg.string({ description: 'Matches the name, username or email.' }) },
     // Identification strings are random, so creation time orders the pages; the id breaks ties.
     resolve: (query, _root, args, ctx) =>
-      ctx.db.user.findMany({ ...query, where: users.managedUsersWhere(ctx, args.search ?? undefined), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+      ctx.db.user.findMany({ ...query, where: managedUsersWhere(ctx, args.search ?? undefined), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
   }),
   searchUser: t.prismaField({
     type: 'User',

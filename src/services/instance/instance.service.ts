@@ -5,7 +5,7 @@ import { PermissionError } from '../../errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { bool, code, oneOf, parseInput } from '../validation.ts';
 import { features, type Feature } from './settings.service.ts';
-import { findUser } from '../users/users.service.ts';
+import { findUser } from '../users/access.ts';
 
 const setFeatureInput = z.object({
   feature: oneOf(features),

@@ -8,7 +8,7 @@ import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/registry.ts';
 import { parseInput } from '../validation.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
-import { pageWindow, paging } from '../users/users.schemas.ts';
+import { pageWindow, paging } from '../paging.ts';
 import * as s from './integrations.schemas.ts';
 import { generateKeys, keyKindOf, keysRecord, replacementKeys, type KeysRecord } from './keys.ts';
 

@@ -12,7 +12,7 @@ import {
   type OrganizationAccess,
 } from '../../auth/organization-policy.ts';
 import { audit } from '../audit/audit.service.ts';
-import { isUniqueViolation } from '../users/users.service.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { parseInput } from '../validation.ts';
 import { lockOrganizations, organizationFor } from './organizations.service.ts';
 import * as s from './organizations.schemas.ts';

@@ -4,7 +4,7 @@ import { ArgumentError, PermissionError } from '../../errors.ts';
 import { assertAllowed, userPolicy } from '../../auth/policy.ts';
 import { assertOrganization, canGrantLevels, organizationAccess, defaultLevels, type MemberLevels, type OrganizationAccess } from '../../auth/organization-policy.ts';
 import { audit } from '../audit/audit.service.ts';
-import { findUser } from '../users/users.service.ts';
+import { findUser, findUsers } from '../users/access.ts';
 import { parseInput } from '../validation.ts';
 import { findDepartment, levelsOf } from './departments.service.ts';
 import { lockOrganizations, organizationFor, organizationLink } from './organizations.service.ts';
@@ -54,15 +54,6 @@ export async function userOrganizations(ctx: Context, raw: Record<string, unknow
   return { user, memberships };
 }
 
-/** Users by identification string (`me`: the viewer); every one must exist. */
-async function usersByCode(ctx: Context, codes: string[], argument: string): Promise<User[]> {
-  const ids = [...new Set(codes.map((c) => (c === 'me' ? ctx.viewer.user.id : c)))];
-  const found = await ctx.db.user.findMany({ where: { id: { in: ids } } });
-  const missing = ids.find((id) => !found.some((u) => u.id === id));
-  if (missing) throw new ArgumentError(argument, `no user with identification string '${missing}'`, 'NOT_FOUND');
-  return ids.map((id) => found.find((u) => u.id === id)!);
-}
-
 /** Organizations whose members the viewer manages; one it may not manage refuses the whole call. */
 async function managedOrganizations(ctx: Context, codes: string[], argument: string): Promise<OrganizationAccess[]> {
   const out: OrganizationAccess[] = [];
@@ -93,7 +84,7 @@ async function writeMemberships(ctx: Context, request: WriteRequest): Promise<Me
     throw new ArgumentError('department', 'should not be combined with the permission_ fields: members of a department take its levels', 'ARGUMENT_CONFLICT');
   }
   const accesses = await managedOrganizations(ctx, request.organizations, request.arguments.organizations);
-  const users = await usersByCode(ctx, request.users, request.arguments.users);
+  const users = await findUsers(ctx, request.users, request.arguments.users);
   const given = levelsOf(options, defaultLevels);
   const keys = await ctx.db.$transaction(async (tx) => {
     await lockOrganizations(tx, accesses.map((a) => a.organization.id));
@@ -186,7 +177,7 @@ export async function addUserOrganizations(ctx: Context, raw: Record<string, unk
  */
 async function removeMemberships(ctx: Context, request: Omit<WriteRequest, 'options' | 'fallback'>): Promise<Removed> {
   const accesses = await managedOrganizations(ctx, request.organizations, request.arguments.organizations);
-  const userIds = (await usersByCode(ctx, request.users, request.arguments.users)).map((u) => u.id);
+  const userIds = (await findUsers(ctx, request.users, request.arguments.users)).map((u) => u.id);
   const removed = await ctx.db.$transaction(async (tx) => {
     await lockOrganizations(tx, accesses.map((a) => a.organization.id));
     const out: Removed['removed'] = [];

@@ -6,7 +6,7 @@ import { organizationAccess, type OrganizationAccess } from '../../auth/organiza
 import { assertCan, viewableWhere, type ContentRef } from '../../auth/permissions.ts';
 import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/registry.ts';
-import { pageWindow, paging } from '../users/users.schemas.ts';
+import { pageWindow, paging } from '../paging.ts';
 import { validateCustomFields } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './organizations.schemas.ts';

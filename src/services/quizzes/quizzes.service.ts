@@ -4,7 +4,7 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/registry.ts';
 import { parseInput } from '../validation.ts';
-import { pageWindow, paging } from '../users/users.schemas.ts';
+import { pageWindow, paging } from '../paging.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
 import { assertActiveLanguage, findQuizSet, viewableQuizSetsWhere } from './access.ts';
 import { copiedSettings, unconfigured } from './settings.service.ts';

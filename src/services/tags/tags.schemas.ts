@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { code, externalId, text } from '../validation.ts';
 import { contentTypes, type ContentType } from '../../auth/permissions.ts';
 
-export { pageWindow, paging } from '../users/users.schemas.ts';
+export { pageWindow, paging } from '../paging.ts';
 
 /** Content types that carry tags: every content type of the permission policy except `tag`. */
 export type TaggableType = Exclude<ContentType, 'tag'>;

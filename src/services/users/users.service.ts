@@ -3,50 +3,21 @@ import type { Prisma, User } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId, randomToken } from '../../ids.ts';
 import { hashPassword } from '../../auth/secrets.ts';
-import { assertAllowed, userPolicy } from '../../auth/policy.ts';
+import { userPolicy } from '../../auth/policy.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { audit } from '../audit/audit.service.ts';
+import { pageWindow, paging } from '../paging.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './users.schemas.ts';
+import { findEditableUser, findManagedUser, findUser, managedUsersWhere } from './access.ts';
 import { createLoginLinkRecord } from './login-links.service.ts';
 
-/** Resolves a `user` argument (an identification string, or `me`) to a user the viewer may read. */
-export async function findUser(ctx: Context, code: string, argument = 'user'): Promise<User> {
-  if (code === 'me') return ctx.viewer.user;
-  const user = await ctx.db.user.findUnique({ where: { id: code } });
-  if (!user) throw new ArgumentError(argument, `no user with identification string '${code}'`, 'NOT_FOUND');
-  assertAllowed(userPolicy.read(ctx.viewer, user), 'You do not manage this user');
-  return user;
-}
-
-async function findManagedUser(ctx: Context, code: string): Promise<User> {
-  const user = await findUser(ctx, code);
-  assertAllowed(userPolicy.manage(ctx.viewer, user), 'You do not manage this user');
-  return user;
-}
-
-/** Users the viewer manages, without generated (exam) accounts; `search` matches name, username or email. */
-export function managedUsersWhere(ctx: Context, search?: string): Prisma.UserWhereInput {
-  return {
-    generated: false,
-    ...(ctx.viewer.user.admin ? {} : { createdById: ctx.viewer.user.id }),
-    ...(search
-      ? {
-          OR: [
-            { fullName: { contains: search, mode: 'insensitive' } },
-            { username: { contains: search, mode: 'insensitive' } },
-            { email: { contains: search, mode: 'insensitive' } },
-          ],
-        }
-      : {}),
-  };
-}
-
 export async function listUsers(ctx: Context, raw: Record<string, unknown>) {
-  const { search, limit, page } = parseInput(s.paging, raw);
+  const { search, limit, page } = parseInput(paging, raw);
   return ctx.db.user.findMany({
     where: managedUsersWhere(ctx, search),
     orderBy: [{ fullName: 'asc' }, { id: 'asc' }],
-    ...s.pageWindow({ search, limit, page }),
+    ...pageWindow({ search, limit, page }),
   });
 }
 
@@ -74,12 +45,6 @@ export async function validateCustomFields(ctx: Context, entity: string, values:
   const known = new Set(configured.map((f) => f.key));
   const unknown = keys.find((k) => !known.has(k));
   if (unknown) throw new ArgumentError(`customFields.${unknown}`, `no custom field '${unknown}' is configured`, 'UNKNOWN_FIELD');
-}
-
-/** A unique-constraint failure (Prisma P2002) on the given column. */
-export function isUniqueViolation(error: unknown, column: string): boolean {
-  const e = error as { code?: unknown; meta?: unknown } | null;
-  return e?.code === 'P2002' && JSON.stringify(e.meta ?? {}).includes(column);
 }
 
 export interface CreatedUser {
@@ -183,8 +148,7 @@ export async function deleteUser(ctx: Context, raw: Record<string, unknown>): Pr
 
 export async function setUserName(ctx: Context, raw: Record<string, unknown>): Promise<{ user: User; changed: boolean }> {
   const input = parseInput(s.setUserName, raw);
-  const user = await findUser(ctx, input.user);
-  assertAllowed(userPolicy.edit(ctx.viewer, user), 'You do not manage this user');
+  const user = await findEditableUser(ctx, input.user);
   const fullName = input.fullName ?? `${input.firstName} ${input.lastName}`;
   const next = {
     firstName: input.firstName,
@@ -204,9 +168,8 @@ export async function setUserName(ctx: Context, raw: Record<string, unknown>): P
 
 export async function setUserGroup(ctx: Context, raw: Record<string, unknown>): Promise<{ user: User; changed: boolean }> {
   const input = parseInput(s.setUserGroup, raw);
-  const user = await findUser(ctx, input.user);
   // The same rule as renaming: the user itself, its manager or an administrator.
-  assertAllowed(userPolicy.edit(ctx.viewer, user), 'You do not manage this user');
+  const user = await findEditableUser(ctx, input.user);
   if (user.group === input.group) return { user, changed: false };
   const updated = await ctx.db.$transaction(async (tx) => {
     const u = await tx.user.update({ where: { id: user.id }, data: { group: input.group } });

@@ -1,0 +1,65 @@
+import type { Context } from '../../context.ts';
+import type { AssignmentSubmission, ClassAssignment } from '../../generated/prisma/client.ts';
+import { ArgumentError } from '../../errors.ts';
+import { assertAllowed } from '../../auth/policy.ts';
+import { audit } from '../audit/audit.service.ts';
+import { findUsers } from '../users/access.ts';
+import { parseInput } from '../validation.ts';
+import * as s from './classes.schemas.ts';
+import { activeMembershipWhere, findAssignment } from './access.ts';
+import { isOpen } from './assignments.service.ts';
+
+/** Submissions: STARTED (work begun; stands for "files uploaded"), SUBMITTED, GRADED. */
+
+/** The caller's own work on an open assignment of a class it is an active member of. */
+async function ownWork(ctx: Context, raw: Record<string, unknown>): Promise<{ assignment: ClassAssignment; existing: AssignmentSubmission | null }> {
+  const assignment = await findAssignment(ctx, parseInput(s.assignmentRef, raw).assignment, 'read');
+  const me = ctx.viewer.user.id;
+  const member = await ctx.db.classMember.count({ where: { classId: assignment.classId, userId: me, ...activeMembershipWhere() } });
+  assertAllowed(member === 1, 'Only active members of the class work on its assignments');
+  if (!isOpen(assignment)) throw new ArgumentError('assignment', 'accepts no work now: it is inactive, not started yet or over', 'ASSIGNMENT_INACTIVE');
+  const existing = await ctx.db.assignmentSubmission.findUnique({ where: { assignmentId_userId: { assignmentId: assignment.id, userId: me } } });
+  if (existing && existing.status !== 'STARTED') throw new ArgumentError('assignment', 'was already submitted', 'ALREADY_SUBMITTED');
+  return { assignment, existing };
+}
+
+async function saveOwnWork(ctx: Context, assignment: ClassAssignment, status: 'STARTED' | 'SUBMITTED'): Promise<AssignmentSubmission> {
+  const key = { assignmentId: assignment.id, userId: ctx.viewer.user.id };
+  const data = status === 'SUBMITTED' ? { status, submittedAt: new Date() } : { status };
+  return ctx.db.$transaction(async (tx) => {
+    const saved = await tx.assignmentSubmission.upsert({ where: { assignmentId_userId: key }, create: { ...key, ...data }, update: data });
+    await audit(ctx, tx, status === 'SUBMITTED' ? 'class.assignment.submit' : 'class.assignment.start', assignment.id);
+    return saved;
+  });
+}
+
+/** Begins work on an assignment (STARTED); starting again changes nothing. */
+export async function startSubmission(ctx: Context, raw: Record<string, unknown>): Promise<AssignmentSubmission> {
+  const { assignment, existing } = await ownWork(ctx, raw);
+  return existing ?? saveOwnWork(ctx, assignment, 'STARTED');
+}
+
+/** Hands the work in (SUBMITTED), started or not; once submitted it cannot be submitted again. */
+export async function submitAssignment(ctx: Context, raw: Record<string, unknown>): Promise<AssignmentSubmission> {
+  const { assignment } = await ownWork(ctx, raw);
+  return saveOwnWork(ctx, assignment, 'SUBMITTED');
+}
+
+/** Grades a member's submitted work (GRADED); a graded submission may be graded again. */
+export async function gradeSubmission(ctx: Context, raw: Record<string, unknown>): Promise<AssignmentSubmission> {
+  const input = parseInput(s.gradeSubmission, raw);
+  const assignment = await findAssignment(ctx, input.assignment, 'control', 'grade its work');
+  const [user] = await findUsers(ctx, [input.user], 'user');
+  const key = { assignmentId: assignment.id, userId: user!.id };
+  const existing = await ctx.db.assignmentSubmission.findUnique({ where: { assignmentId_userId: key } });
+  if (!existing || existing.status === 'STARTED') throw new ArgumentError('user', 'has not submitted this assignment', 'NOT_SUBMITTED');
+  return ctx.db.$transaction(async (tx) => {
+    const graded = await tx.assignmentSubmission.update({
+      where: { assignmentId_userId: key },
+      data: { status: 'GRADED', grade: input.grade, gradedAt: new Date() },
+    });
+    await audit(ctx, tx, 'class.assignment.grade', assignment.id);
+    return graded;
+  });
+}
+
