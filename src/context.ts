@@ -6,6 +6,7 @@ import type { CredentialCache } from './auth/credential-cache.ts';
 import type { Integration, User } from './generated/prisma/client.ts';
 import type { InstanceSettings } from './services/instance/settings.service.ts';
 import type { Notifier } from './services/notifications/notifications.service.ts';
+import type { Loaders } from './services/loaders.ts';
 
 /** Long-lived dependencies shared by every request: built once in main.ts (or by a test). */
 export interface Platform {
@@ -34,4 +35,6 @@ export interface Context extends Platform {
   viewer: Viewer;
   requestId: string;
   language: string;
+  /** This request's DataLoaders (services/loaders.ts); built on first use unless the factory built them. */
+  loaders?: Loaders;
 }

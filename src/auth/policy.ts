@@ -1,5 +1,5 @@
 import type { Viewer } from '../context.ts';
-import type { Integration, User } from '../generated/prisma/client.ts';
+import type { Integration, Prisma, User } from '../generated/prisma/client.ts';
 import { PermissionError } from '../errors.ts';
 
 /**
@@ -9,6 +9,9 @@ import { PermissionError } from '../errors.ts';
 export const userPolicy = {
   read: (viewer: Viewer, target: Pick<User, 'id' | 'createdById'>) =>
     viewer.user.admin || target.id === viewer.user.id || target.createdById === viewer.user.id,
+  /** `read` as a filter, for relations loaded with their parent. */
+  readWhere: (viewer: Viewer): Prisma.UserWhereInput =>
+    viewer.user.admin ? {} : { OR: [{ id: viewer.user.id }, { createdById: viewer.user.id }] },
   manage: (viewer: Viewer, target: Pick<User, 'id' | 'createdById'>) =>
     viewer.user.admin || target.createdById === viewer.user.id,
   /** Own name and group may be changed by the user too. */

@@ -11,3 +11,6 @@ export type Paging = z.output<typeof paging>;
 
 /** The rows a page asks for, as Prisma `take`/`skip`; the contract ignores `page` in search mode. */
 export const pageWindow = ({ search, limit, page }: Paging) => ({ take: limit, skip: search ? 0 : (page - 1) * limit });
+
+/** The search box of a cursor connection: the contract's `search` rule, the page is the cursor's. */
+export const searchOnly = paging.pick({ search: true });

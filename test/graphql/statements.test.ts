@@ -49,6 +49,16 @@ describe('SQL statements of a nested query', () => {
     expect(three.count, three.statements.join('\n')).toBeLessThanOrEqual(5);
   });
 
+  it('answers me from the authenticated viewer: credentials only for its own fields, one more statement for each relation level', async () => {
+    const bare = await countStatements(t, () => t.gql('{ me { id name username admin } }'));
+    const credentials = await countStatements(t, () => t.rpc('GET', 'user:me'));
+    expect(bare.result.body.data.me).toMatchObject({ id: t.admin.user.id, name: 'admin Tester', admin: true });
+    expect(bare.count, bare.statements.join('\n')).toBe(credentials.count);
+    const nested = await countStatements(t, () => t.gql('{ me { id integrations { id } } }'));
+    expect(nested.result.body.data.me.integrations).toContainEqual({ id: t.admin.integrationId });
+    expect(nested.count, nested.statements.join('\n')).toBe(bare.count + 2);
+  });
+
   it('counts every statement, writes and transactions included', async () => {
     const { count, statements } = await countStatements(t, () => t.db.prisma.$transaction(async (tx) => tx.user.count()));
     expect(count).toBe(3);

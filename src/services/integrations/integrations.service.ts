@@ -37,6 +37,12 @@ export async function visibleIntegrationsWhere(ctx: Context, search?: string): P
   return search ? { AND: [viewable, { title: { contains: search, mode: 'insensitive' } }] } : viewable;
 }
 
+/** The integrations a user owns, as a relation loaded with the user: the viewer's own (administrators: any user's). */
+export const ownIntegrationsQuery = (ctx: Context) => ({
+  ...(ctx.viewer.user.admin ? {} : { where: { ownerId: ctx.viewer.user.id } }),
+  orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
+});
+
 export async function listIntegrations(ctx: Context, raw: Record<string, unknown>): Promise<Integration[]> {
   const { search, limit, page } = parseInput(paging, raw);
   return ctx.db.integration.findMany({

@@ -6,23 +6,36 @@ import { hashPassword } from '../../auth/secrets.ts';
 import { userPolicy } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { audit } from '../audit/audit.service.ts';
-import { pageWindow, paging } from '../paging.ts';
+import { pageWindow, paging, searchOnly } from '../paging.ts';
+import type { Page } from '../query.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './users.schemas.ts';
-import { findEditableUser, findManagedUser, findUser, managedUsersWhere } from './access.ts';
+import { findEditableUser, findManagedUser, findUser, managedUsersWhere, type UserSelection } from './access.ts';
 import { createLoginLinkRecord } from './login-links.service.ts';
 
-export async function listUsers(ctx: Context, raw: Record<string, unknown>) {
+/** GET users: the managed users (no exam accounts) by name, a page of the contract. */
+export async function listUsers(ctx: Context, raw: Record<string, unknown>): Promise<User[]> {
   const { search, limit, page } = parseInput(paging, raw);
-  return ctx.db.user.findMany({
-    where: managedUsersWhere(ctx, search),
-    orderBy: [{ fullName: 'asc' }, { id: 'asc' }],
-    ...pageWindow({ search, limit, page }),
-  });
+  return ctx.db.user.findMany({ where: managedUsersWhere(ctx, search), orderBy: [{ fullName: 'asc' }, { id: 'asc' }], ...pageWindow({ search, limit, page }) });
 }
 
-export async function getUser(ctx: Context, raw: Record<string, unknown>): Promise<User> {
-  return findUser(ctx, parseInput(s.userRef, raw).user);
+/**
+ * The same users for a cursor connection (`page` from GraphQL), oldest first: the order the
+ * dashboard's users connection has always had, which its tests pin.
+ */
+export async function usersConnection(ctx: Context, raw: Record<string, unknown>, page: Page<Prisma.UserFindManyArgs>): Promise<User[]> {
+  const { search } = parseInput(searchOnly, raw);
+  return ctx.db.user.findMany({ ...page, where: managedUsersWhere(ctx, search), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+/** GET user, and GraphQL `user` with what the query selects. */
+export async function getUser(ctx: Context, raw: Record<string, unknown>, query: UserSelection = {}): Promise<User> {
+  return findUser(ctx, parseInput(s.userRef, raw).user, 'user', query);
+}
+
+/** The user the call acts as: the authenticated viewer, read again only for relations the query asks for. */
+export function viewerUser(ctx: Context, query: UserSelection = {}): Promise<User> {
+  return findUser(ctx, 'me', 'user', query);
 }
 
 async function validateLanguage(ctx: Context, language: string): Promise<void> {
@@ -180,9 +193,10 @@ export async function setUserGroup(ctx: Context, raw: Record<string, unknown>): 
 }
 
 /** Finds one visible user by email, username or identification string. */
-export async function searchUser(ctx: Context, raw: Record<string, unknown>): Promise<User> {
+export async function searchUser(ctx: Context, raw: Record<string, unknown>, selection: UserSelection = {}): Promise<User> {
   const { query } = parseInput(s.searchUser, raw);
   const candidates = await ctx.db.user.findMany({
+    ...selection,
     where: { OR: [{ id: query }, { username: query }, { email: { equals: query, mode: 'insensitive' } }] },
     orderBy: { createdAt: 'asc' },
     take: 50,
