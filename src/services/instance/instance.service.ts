@@ -36,6 +36,11 @@ export async function featureStates(ctx: Context, user: Pick<User, 'features'> =
   }));
 }
 
+/** The effective feature switches of the user named by `user` (one the viewer may read), or of the viewer. */
+export async function userFeatureStates(ctx: Context, raw: { user?: string | null }): Promise<FeatureState[]> {
+  return featureStates(ctx, raw.user ? await findUser(ctx, raw.user) : ctx.viewer.user);
+}
+
 /** Switches a feature for the whole instance, or for one user (administrators only). */
 export async function setFeature(ctx: Context, raw: Record<string, unknown>): Promise<FeatureState[]> {
   requireAdministrator(ctx);
