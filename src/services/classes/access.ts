@@ -2,6 +2,7 @@ import type { Context } from '../../context.ts';
 import type { Class, ClassAssignment, ClassMember, Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { atLeastWhere, type Level } from '../../auth/permissions.ts';
+import type { Selection } from '../query.ts';
 
 /**
  * Who sees and manages which classes, memberships and submissions, under the content permission
@@ -11,6 +12,9 @@ import { atLeastWhere, type Level } from '../../auth/permissions.ts';
  * modify; deleting it admin. The rules are Prisma filters, so a list, a single lookup and a GraphQL
  * node lookup apply exactly the same rule in SQL.
  */
+
+export type ClassSelection = Selection<Prisma.ClassFindManyArgs>;
+export type AssignmentSelection = Selection<Prisma.ClassAssignmentFindManyArgs>;
 
 /** Approved and not expired. */
 export const activeMembershipWhere = (now = new Date()): Prisma.ClassMemberWhereInput => ({
@@ -55,9 +59,9 @@ export type Need = 'read' | Level;
  * The classes named by `codes`, in order and without repeats. Every one must exist (NOT_FOUND
  * naming `argument`) and the viewer must hold what `need` says on every one; nothing is partly done.
  */
-export async function findClasses(ctx: Context, codes: string[], argument: string, need: Need, action: string): Promise<Class[]> {
+export async function findClasses(ctx: Context, codes: string[], argument: string, need: Need, action: string, query: ClassSelection = {}): Promise<Class[]> {
   const ids = [...new Set(codes)];
-  const found = new Map((await ctx.db.class.findMany({ where: { id: { in: ids } } })).map((c) => [c.id, c]));
+  const found = new Map((await ctx.db.class.findMany({ ...query, where: { id: { in: ids } } })).map((c) => [c.id, c]));
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw new ArgumentError(argument, `no class with identification string '${missing}'`, 'NOT_FOUND');
   if (!ctx.viewer.user.admin) {
@@ -68,11 +72,22 @@ export async function findClasses(ctx: Context, codes: string[], argument: strin
   return ids.map((id) => found.get(id)!);
 }
 
-export const findClass = async (ctx: Context, code: string, need: Need, action = 'read it') => (await findClasses(ctx, [code], 'class', need, action))[0]!;
+export const findClass = async (ctx: Context, code: string, need: Need, action = 'read it', query: ClassSelection = {}) =>
+  (await findClasses(ctx, [code], 'class', need, action, query))[0]!;
 
-export async function findAssignment(ctx: Context, code: string, need: Need, action?: string): Promise<ClassAssignment> {
-  const assignment = await ctx.db.classAssignment.findUnique({ where: { id: code } });
+export async function findAssignment(ctx: Context, code: string, need: Need, action?: string, query: AssignmentSelection = {}): Promise<ClassAssignment> {
+  const assignment = await ctx.db.classAssignment.findUnique({ ...query, where: { id: code } });
   if (!assignment) throw new ArgumentError('assignment', `no assignment with identification string '${code}'`, 'NOT_FOUND');
   await findClass(ctx, assignment.classId, need, action);
   return assignment;
+}
+
+/** A class by identification string when the viewer sees it, else null (a node lookup). */
+export async function findVisibleClass(ctx: Context, id: string, query: ClassSelection = {}): Promise<Class | null> {
+  return ctx.db.class.findFirst({ ...query, where: { AND: [{ id }, await visibleClassesWhere(ctx)] } });
+}
+
+/** An assignment by identification string when the viewer sees its class, else null (a node lookup). */
+export async function findVisibleAssignment(ctx: Context, id: string, query: AssignmentSelection = {}): Promise<ClassAssignment | null> {
+  return ctx.db.classAssignment.findFirst({ ...query, where: { id, class: await visibleClassesWhere(ctx) } });
 }

@@ -1,10 +1,10 @@
 import type { Context } from '../../context.ts';
-import type { AssignmentSubmission, Class, ClassAssignment } from '../../generated/prisma/client.ts';
+import type { AssignmentSubmission, Class, ClassAssignment, Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
-import { findAssignment, findClass } from './access.ts';
+import { findAssignment, findClass, type AssignmentSelection } from './access.ts';
 import { assertDateOrder, classLink } from './classes.service.ts';
 
 /** Assignments of a class: whoever sees the class sees them; changing them needs modify on it. */
@@ -36,13 +36,27 @@ export const assignmentLink = (ctx: Context, a: Pick<ClassAssignment, 'id' | 'cl
 
 export type AssignmentWithStatus = ClassAssignment & { status: AssignmentStatus };
 
+const byStart: Prisma.ClassAssignmentOrderByWithRelationInput[] = [{ starts: 'asc' }, { id: 'asc' }];
+
+/** A class's assignments by start, as a relation loaded with the class (GraphQL). */
+export const classAssignmentsQuery = { orderBy: byStart };
+
+/** What an assignment row needs for its status: the viewer's own submission. */
+export const ownSubmissionSelection = (ctx: Context) => ({
+  submissions: { where: { userId: ctx.viewer.user.id }, select: { status: true }, take: 1 },
+});
+
+/** The status for the viewer of an assignment loaded with `ownSubmissionSelection`. */
+export const statusOf = (a: Pick<ClassAssignment, 'active' | 'starts' | 'ends'> & { submissions: Pick<AssignmentSubmission, 'status'>[] }) =>
+  assignmentStatus(a, a.submissions[0]);
+
 /** A class's assignments by start, each with its status for the caller. */
 export async function listAssignments(ctx: Context, raw: Record<string, unknown>): Promise<{ class: Class; assignments: AssignmentWithStatus[] }> {
   const cls = await findClass(ctx, parseInput(s.classRef, raw).class, 'read');
   const rows = await ctx.db.classAssignment.findMany({
     where: { classId: cls.id },
     include: { submissions: { where: { userId: ctx.viewer.user.id } } },
-    orderBy: [{ starts: 'asc' }, { id: 'asc' }],
+    orderBy: byStart,
   });
   const now = new Date();
   return { class: cls, assignments: rows.map(({ submissions, ...a }) => ({ ...a, status: assignmentStatus(a, submissions[0], now) })) };
@@ -52,24 +66,24 @@ export async function getAssignment(ctx: Context, raw: Record<string, unknown>):
   return findAssignment(ctx, parseInput(s.assignmentRef, raw).assignment, 'read');
 }
 
-export async function createAssignment(ctx: Context, raw: Record<string, unknown>): Promise<ClassAssignment> {
+export async function createAssignment(ctx: Context, raw: Record<string, unknown>, query: AssignmentSelection = {}): Promise<ClassAssignment> {
   const { class: code, ...input } = parseInput(s.createAssignment, raw);
   assertDateOrder(input.starts, input.ends, 'ends', 'must be after starts');
   const cls = await findClass(ctx, code, 'modify', 'change its assignments');
   return ctx.db.$transaction(async (tx) => {
-    const created = await tx.classAssignment.create({ data: { id: newId('ClassAssignment'), classId: cls.id, ...input } });
+    const created = await tx.classAssignment.create({ ...query, data: { id: newId('ClassAssignment'), classId: cls.id, ...input } });
     await audit(ctx, tx, 'class.assignment.create', created.id);
     return created;
   });
 }
 
-export async function updateAssignment(ctx: Context, raw: Record<string, unknown>): Promise<ClassAssignment> {
+export async function updateAssignment(ctx: Context, raw: Record<string, unknown>, query: AssignmentSelection = {}): Promise<ClassAssignment> {
   const { assignment: code, ...fields } = parseInput(s.updateAssignment, raw);
   const current = await findAssignment(ctx, code, 'modify', 'change its assignments');
   const changesEnd = fields.ends !== undefined;
   assertDateOrder(fields.starts ?? current.starts, fields.ends ?? current.ends, changesEnd ? 'ends' : 'starts', changesEnd ? 'must be after starts' : 'must be before ends');
   return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.classAssignment.update({ where: { id: current.id }, data: fields });
+    const updated = await tx.classAssignment.update({ ...query, where: { id: current.id }, data: fields });
     await audit(ctx, tx, 'class.assignment.update', current.id);
     return updated;
   });

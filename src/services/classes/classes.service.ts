@@ -5,10 +5,11 @@ import { newId } from '../../ids.ts';
 import { assertCanCreateIn } from '../../auth/permissions.ts';
 import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/registry.ts';
-import { pageWindow, paging } from '../paging.ts';
+import { pageWindow, paging, searchOnly } from '../paging.ts';
+import type { Page } from '../query.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
-import { findClass, visibleClassesWhere } from './access.ts';
+import { findClass, visibleClassesWhere, type ClassSelection } from './access.ts';
 
 /** Classes: reading needs view or an active membership, changing modify, deleting admin (access.ts). */
 
@@ -29,25 +30,40 @@ export async function classesWhere(ctx: Context, search?: string): Promise<Prism
   return { AND: [visible, match] };
 }
 
+const byTitle: Prisma.ClassOrderByWithRelationInput[] = [{ title: 'asc' }, { id: 'asc' }];
+
+/** The classes the viewer sees, by title: one list for both faces, paged as each asks. */
+async function visibleClasses(ctx: Context, search: string | undefined, page: Page<Prisma.ClassFindManyArgs>): Promise<Class[]> {
+  return ctx.db.class.findMany({ ...page, where: await classesWhere(ctx, search), orderBy: byTitle });
+}
+
+/** GET classes: a page of the contract. */
 export async function listClasses(ctx: Context, raw: Record<string, unknown>): Promise<Class[]> {
   const { search, limit, page } = parseInput(paging, raw);
-  return ctx.db.class.findMany({
-    where: await classesWhere(ctx, search),
-    orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    ...pageWindow({ search, limit, page }),
-  });
+  return visibleClasses(ctx, search, pageWindow({ search, limit, page }));
 }
 
-export async function getClass(ctx: Context, raw: Record<string, unknown>): Promise<Class> {
-  return findClass(ctx, parseInput(s.classRef, raw).class, 'read');
+/** The same list as a cursor connection (`page` from GraphQL). */
+export async function classesConnection(ctx: Context, raw: Record<string, unknown>, page: Page<Prisma.ClassFindManyArgs>): Promise<Class[]> {
+  return visibleClasses(ctx, parseInput(searchOnly, raw).search, page);
 }
 
-export async function createClass(ctx: Context, raw: Record<string, unknown>): Promise<Class> {
+/** An organization's classes the viewer sees, by title, as a relation loaded with the organization. */
+export async function organizationClassesQuery(ctx: Context) {
+  return { where: await visibleClassesWhere(ctx), orderBy: byTitle };
+}
+
+export async function getClass(ctx: Context, raw: Record<string, unknown>, query: ClassSelection = {}): Promise<Class> {
+  return findClass(ctx, parseInput(s.classRef, raw).class, 'read', 'read it', query);
+}
+
+export async function createClass(ctx: Context, raw: Record<string, unknown>, query: ClassSelection = {}): Promise<Class> {
   const input = parseInput(s.createClass, raw);
   assertDateOrder(input.start, input.end, 'end', 'must be after start');
   if (input.organization) await assertCanCreateIn(ctx, 'class', input.organization);
   return ctx.db.$transaction(async (tx) => {
     const created = await tx.class.create({
+      ...query,
       data: {
         id: newId('Class'),
         title: input.title,
@@ -64,7 +80,7 @@ export async function createClass(ctx: Context, raw: Record<string, unknown>): P
   });
 }
 
-export async function updateClass(ctx: Context, raw: Record<string, unknown>): Promise<Class> {
+export async function updateClass(ctx: Context, raw: Record<string, unknown>, query: ClassSelection = {}): Promise<Class> {
   const { class: code, organization, ...fields } = parseInput(s.updateClass, raw);
   const current = await findClass(ctx, code, 'modify', 'change it');
   const start = fields.start === undefined ? current.start : fields.start;
@@ -72,7 +88,7 @@ export async function updateClass(ctx: Context, raw: Record<string, unknown>): P
   assertDateOrder(start, end, fields.end === undefined ? 'start' : 'end', fields.end === undefined ? 'must be before end' : 'must be after start');
   if (organization) await assertCanCreateIn(ctx, 'class', organization);
   return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.class.update({ where: { id: current.id }, data: { ...fields, organizationId: organization } });
+    const updated = await tx.class.update({ ...query, where: { id: current.id }, data: { ...fields, organizationId: organization } });
     await audit(ctx, tx, 'class.update', current.id);
     return updated;
   });

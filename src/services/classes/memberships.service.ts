@@ -1,12 +1,12 @@
 import type { Context } from '../../context.ts';
-import type { Class, ClassMember, User } from '../../generated/prisma/client.ts';
+import type { Class, ClassMember, Prisma, User } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { contactOf } from '../notifications/notifications.service.ts';
 import { findManagedUser, findUser, findUsers } from '../users/access.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
-import { findClass, findClasses, userMembershipsWhere, visibleMembershipsWhere } from './access.ts';
+import { findClass, findClasses, userMembershipsWhere, visibleMembershipsWhere, type ClassSelection } from './access.ts';
 import { classLink } from './classes.service.ts';
 
 /** Class memberships: managing them needs control on the class; a member sees only itself. */
@@ -17,6 +17,22 @@ const MAX_MEMBERSHIPS = 10_000;
 
 export type MembershipWithUser = ClassMember & { user: User };
 export type MembershipWithClass = ClassMember & { class: Class };
+
+/**
+ * A class's memberships the viewer sees, as a relation loaded with the classes of a list
+ * (GraphQL), oldest first: the order the dashboard's members connection has always had, which
+ * its tests pin. The contract lists the same members by name (listMembers).
+ */
+export async function classMembersQuery(ctx: Context) {
+  return { where: await visibleMembershipsWhere(ctx), orderBy: [{ createdAt: 'asc' as const }, { userId: 'asc' as const }] };
+}
+
+const byClassTitle: Prisma.ClassMemberOrderByWithRelationInput[] = [{ class: { title: 'asc' } }, { classId: 'asc' }];
+
+/** A user's memberships the viewer may see, by class title, as a relation loaded with the user (GraphQL). */
+export async function userClassesQuery(ctx: Context) {
+  return { where: await userMembershipsWhere(ctx), orderBy: byClassTitle };
+}
 
 /** Members of a class the viewer sees: with report permission all, members only themselves. By name. */
 export async function listMembers(ctx: Context, raw: Record<string, unknown>): Promise<{ class: Class; members: MembershipWithUser[] }> {
@@ -107,6 +123,18 @@ export async function removeMembers(ctx: Context, raw: Record<string, unknown>):
   return change;
 }
 
+/** The class after a change of its members, with what `query` selects: GraphQL answers with the class. */
+const classAfter = (ctx: Context, change: MembershipChange, query: ClassSelection): Promise<Class> =>
+  ctx.db.class.findUniqueOrThrow({ ...query, where: { id: change.classes[0]!.id } });
+
+export async function addMembersToClass(ctx: Context, raw: Record<string, unknown>, query: ClassSelection = {}): Promise<Class> {
+  return classAfter(ctx, await addMembers(ctx, raw), query);
+}
+
+export async function removeMembersFromClass(ctx: Context, raw: Record<string, unknown>, query: ClassSelection = {}): Promise<Class> {
+  return classAfter(ctx, await removeMembers(ctx, raw), query);
+}
+
 export async function addManyMembers(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
   const input = parseInput(s.addManyMembers, raw);
   const change = { classes: await findClasses(ctx, input.classes, 'classes', 'control', 'manage its members'), users: await findUsers(ctx, input.users, 'users') };
@@ -120,7 +148,7 @@ export async function listUserClasses(ctx: Context, raw: Record<string, unknown>
   const memberships = await ctx.db.classMember.findMany({
     where: { AND: [{ userId: user.id }, await userMembershipsWhere(ctx)] },
     include: { class: true },
-    orderBy: [{ class: { title: 'asc' } }, { classId: 'asc' }],
+    orderBy: byClassTitle,
   });
   return { user, memberships };
 }
