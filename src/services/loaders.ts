@@ -18,6 +18,11 @@ export interface Loaders {
   libraryDocument: DataLoader<string, LibraryDocument | null>;
   /** The members the viewer may see in any organization, as one filter (computed once). */
   visibleMembersWhere(): Promise<Prisma.OrganizationMemberWhereInput>;
+  /**
+   * A viewer-wide value computed once per request under `key`, such as a permission filter that
+   * every row of a list applies: GraphQL asks a relation for its filter once per parent row.
+   */
+  once<T>(key: string, compute: () => Promise<T>): Promise<T>;
 }
 
 const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
@@ -26,8 +31,12 @@ const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
 };
 
 export function createLoaders(ctx: Context): Loaders {
-  let visibleMembers: Promise<Prisma.OrganizationMemberWhereInput> | undefined;
-  const visibleMembersWhere = () => (visibleMembers ??= visibleMembersEverywhere(ctx.db, ctx.viewer));
+  const computed = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+    if (!computed.has(key)) computed.set(key, compute());
+    return computed.get(key) as Promise<T>;
+  };
+  const visibleMembersWhere = () => once('visibleMembers', () => visibleMembersEverywhere(ctx.db, ctx.viewer));
   return {
     organization: new DataLoader(async (ids) => byId(ids, await ctx.db.organization.findMany({ where: { id: { in: [...ids] } } }))),
     organizationAccess: new DataLoader((organizations) => organizationAccesses(ctx.db, ctx.viewer, organizations), { cacheKeyFn: (o) => o.id }),
@@ -44,6 +53,7 @@ export function createLoaders(ctx: Context): Loaders {
     ),
     libraryDocument: new DataLoader(async (ids) => byId(ids, await ctx.db.libraryDocument.findMany({ where: { id: { in: [...ids] } } }))),
     visibleMembersWhere,
+    once,
   };
 }
 

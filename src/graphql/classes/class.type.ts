@@ -1,3 +1,4 @@
+import type { ClassAssignment } from '../../generated/prisma/client.ts';
 import { builder } from '../builder.ts';
 import { serviceNode } from '../node.ts';
 import * as classes from '../../services/classes/classes.service.ts';
@@ -67,11 +68,12 @@ export const ClassAssignmentType = builder.prismaObject('ClassAssignment', {
     ends: t.expose('ends', { type: 'DateTime', description: 'Work is accepted until this moment.' }),
     active: t.exposeBoolean('active', { description: 'An inactive assignment accepts no work whatever its dates.' }),
     link: t.string({ description: 'The assignment page.', resolve: (a, _args, ctx) => assignments.assignmentLink(ctx, a) }),
-    status: t.field({
+    status: t.loadable({
       type: AssignmentStatusType,
       description: 'The status for the caller, from its own submission and the dates.',
-      select: (_args, ctx) => assignments.ownSubmissionSelection(ctx),
-      resolve: (a) => assignments.statusOf(a),
+      load: (list: ClassAssignment[], ctx) => assignments.statusesFor(ctx, list),
+      loaderOptions: { cacheKeyFn: (a) => a.id },
+      resolve: (a) => a,
     }),
     class: t.relation('class', { description: 'The class.' }),
     submissions: t.relation('submissions', {

@@ -2,6 +2,7 @@ import type { Context } from '../../context.ts';
 import type { Class, ClassAssignment, ClassMember, Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { atLeastWhere, type Level } from '../../auth/permissions.ts';
+import { loaders } from '../loaders.ts';
 import type { Selection } from '../query.ts';
 
 /**
@@ -26,7 +27,8 @@ export const isActiveMembership = (m: Pick<ClassMember, 'approved' | 'expiresAt'
   m.approved && (m.expiresAt === null || m.expiresAt > now);
 
 /** Classes on which the viewer holds at least `level`. */
-export const classesAtLeast = async (ctx: Context, level: Level) => (await atLeastWhere(ctx.db, ctx.viewer, 'class', level)) as Prisma.ClassWhereInput;
+export const classesAtLeast = (ctx: Context, level: Level) =>
+  loaders(ctx).once(`classes:${level}`, async () => (await atLeastWhere(ctx.db, ctx.viewer, 'class', level)) as Prisma.ClassWhereInput);
 
 /** Classes the viewer sees: with view permission, or as an active member. */
 export async function visibleClassesWhere(ctx: Context): Promise<Prisma.ClassWhereInput> {

@@ -41,14 +41,19 @@ const byStart: Prisma.ClassAssignmentOrderByWithRelationInput[] = [{ starts: 'as
 /** A class's assignments by start, as a relation loaded with the class (GraphQL). */
 export const classAssignmentsQuery = { orderBy: byStart };
 
-/** What an assignment row needs for its status: the viewer's own submission. */
-export const ownSubmissionSelection = (ctx: Context) => ({
-  submissions: { where: { userId: ctx.viewer.user.id }, select: { status: true }, take: 1 },
-});
-
-/** The status for the viewer of an assignment loaded with `ownSubmissionSelection`. */
-export const statusOf = (a: Pick<ClassAssignment, 'active' | 'starts' | 'ends'> & { submissions: Pick<AssignmentSubmission, 'status'>[] }) =>
-  assignmentStatus(a, a.submissions[0]);
+/**
+ * The status of each assignment for the viewer, in their order, with one lookup of its own
+ * submissions (GraphQL loads it apart from the assignments' other submissions, which it filters
+ * by another rule).
+ */
+export async function statusesFor(ctx: Context, assignments: readonly ClassAssignment[]): Promise<AssignmentStatus[]> {
+  const own = await ctx.db.assignmentSubmission.findMany({
+    where: { userId: ctx.viewer.user.id, assignmentId: { in: assignments.map((a) => a.id) } },
+    select: { assignmentId: true, status: true },
+  });
+  const now = new Date();
+  return assignments.map((a) => assignmentStatus(a, own.find((s) => s.assignmentId === a.id), now));
+}
 
 /** A class's assignments by start, each with its status for the caller. */
 export async function listAssignments(ctx: Context, raw: Record<string, unknown>): Promise<{ class: Class; assignments: AssignmentWithStatus[] }> {
