@@ -54,8 +54,8 @@ export async function findUsers(ctx: Context, codes: string[], argument: string)
 }
 
 /** A user the viewer manages (its creator, or an administrator). */
-export async function findManagedUser(ctx: Context, code: string): Promise<User> {
-  const user = await findUser(ctx, code);
+export async function findManagedUser(ctx: Context, code: string, query: UserSelection = {}): Promise<User> {
+  const user = await findUser(ctx, code, 'user', query);
   assertAllowed(userPolicy.manage(ctx.viewer, user), 'You do not manage this user');
   return user;
 }

@@ -132,16 +132,16 @@ export async function createUser(ctx: Context, raw: Record<string, unknown>): Pr
   return { user, password };
 }
 
-export async function setUserActive(ctx: Context, raw: Record<string, unknown>): Promise<User> {
+export async function setUserActive(ctx: Context, raw: Record<string, unknown>, query: UserSelection = {}): Promise<User> {
   const input = parseInput(s.setUserActive, raw);
-  const user = await findManagedUser(ctx, input.user);
+  const user = await findManagedUser(ctx, input.user, query);
   if (input.active === undefined || input.active === user.enabled) return user;
   // Neither the acting user nor the owner of the calling application: either would lock the caller out.
   if (user.id === ctx.viewer.user.id || user.id === ctx.viewer.owner.id) {
     throw new PermissionError('You cannot disable the account making this call');
   }
   return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.user.update({ where: { id: user.id }, data: { enabled: input.active } });
+    const updated = await tx.user.update({ ...query, where: { id: user.id }, data: { enabled: input.active } });
     await audit(ctx, tx, input.active ? 'user.enable' : 'user.disable', user.id);
     return updated;
   });
