@@ -10,6 +10,7 @@ import type { RateLimiter } from './rest/rate-limit.ts';
 import { authenticate, readCredentials, type HeaderReader } from './auth/authenticate.ts';
 import { resolveLanguage } from './services/instance/language.ts';
 import { UnavailableError } from './errors.ts';
+import type { Loaders } from './services/loaders.ts';
 
 /** Long-lived dependencies shared by every request: built once in main.ts (or by a test). */
 export interface Platform {
@@ -38,6 +39,8 @@ export interface Context extends Platform {
   viewer: Viewer;
   requestId: string;
   language: string;
+  /** This request's DataLoaders (services/loaders.ts); built on first use unless the factory built them. */
+  loaders?: Loaders;
 }
 
 /** What either face knows about a call before it runs it. */

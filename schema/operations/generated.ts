@@ -838,6 +838,14 @@ export type GradeAssignmentSubmissionMutationVariables = Exact<{
 
 export type GradeAssignmentSubmissionMutation = { gradeAssignmentSubmission: { status: AssignmentStatus, grade: string | null, submittedAt: string | null, gradedAt: string | null, user: { id: string } } };
 
+export type ClassesOverviewQueryVariables = Exact<{
+  first?: number | null | undefined;
+  members?: number | null | undefined;
+}>;
+
+
+export type ClassesOverviewQuery = { classes: { edges: Array<{ node: { id: string, title: string, externalId: string | null, start: string | null, end: string | null, link: string, organization: { id: string } | null, owner: { id: string }, members: { totalCount: number, edges: Array<{ node: { active: boolean, approved: boolean, expires: string | null, user: { id: string, name: string } } }> }, assignments: Array<{ id: string, title: string, description: string | null, starts: string, ends: string, active: boolean, status: AssignmentStatus, link: string, submissions: Array<{ status: AssignmentStatus, user: { id: string } }> }> } }> } };
+
 export type CompetencyCountersFragment = { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number };
 
 export type RequirementDetailFragment = { id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> };
@@ -1212,6 +1220,13 @@ export type DeleteDepartmentMutationVariables = Exact<{
 
 
 export type DeleteDepartmentMutation = { deleteDepartment: string };
+
+export type OrganizationsOverviewQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type OrganizationsOverviewQuery = { organizations: { edges: Array<{ node: { id: string, title: string, viewerRights: { manager: boolean, canManageMembers: boolean, canReport: boolean }, members: { edges: Array<{ node: { userId: string, name: string, user: { id: string } | null, department: { id: string, title: string } | null, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope } } }> }, allDepartments: Array<{ id: string, title: string, externalId: string | null, level: number, memberCount: number, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> }>, classes: Array<{ id: string, title: string }>, competencies: Array<{ id: string, title: string, departments: Array<{ id: string }>, members: Array<{ id: string }>, documents: Array<{ id: string }> }>, library: Array<{ id: string, title: string }>, webhooks: Array<{ id: string, deliveries: Array<{ id: string, status: string }> }> | null } }> } };
 
 export type PermissionRuleFieldsFragment = { userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null };
 
@@ -1933,6 +1948,13 @@ export type SearchUserQueryVariables = Exact<{
 
 export type SearchUserQuery = { searchUser: { id: string, username: string, name: string, email: string, status: boolean, exam: boolean, group: string | null } };
 
+export type UserMembershipsQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type UserMembershipsQuery = { users: { edges: Array<{ node: { id: string, name: string, organizations: Array<{ organization: { id: string, title: string }, department: { id: string } | null }>, classes: Array<{ active: boolean, class: { id: string, title: string } }> } }> } };
+
 export type WebhookDetailsFragment = { id: string, title: string, triggerEvent: string, endpoint: string, method: string, authentication: string, authenticationSend: string | null, authenticationSendHeader: string | null, authenticationSendData: string | null, authenticationKeyCustom: string | null, extraData: Record<string, unknown> | null, retry: string, active: boolean, createdAt: string, organization: { id: string, title: string } };
 
 export type WebhookDeliveryDetailsFragment = { id: string, event: string, status: string, attempts: number, lastStatus: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string, payload: Record<string, unknown> };
@@ -2304,6 +2326,69 @@ export const GradeAssignmentSubmissionDocument = `mutation GradeAssignmentSubmis
     gradedAt
   }
 }` as TypedDocumentString<GradeAssignmentSubmissionMutation, GradeAssignmentSubmissionMutationVariables>;
+
+export const ClassesOverviewDocument = `query ClassesOverview($first: Int, $members: Int) {
+  classes(first: $first) {
+    edges {
+      node {
+        ...ClassSummary
+        organization {
+          id
+        }
+        owner {
+          id
+        }
+        members(first: $members) {
+          totalCount
+          edges {
+            node {
+              ...Membership
+            }
+          }
+        }
+        assignments {
+          ...AssignmentSummary
+          submissions {
+            user {
+              id
+            }
+            status
+          }
+        }
+      }
+    }
+  }
+}
+
+fragment AssignmentSummary on ClassAssignment {
+  id
+  title
+  description
+  starts
+  ends
+  active
+  status
+  link
+}
+
+fragment ClassSummary on Class {
+  id
+  title
+  externalId
+  start
+  end
+  link
+}
+
+fragment Membership on ClassMembership {
+  user {
+    id
+    name
+  }
+  active
+  approved
+  expires
+}` as TypedDocumentString<ClassesOverviewQuery, ClassesOverviewQueryVariables>;
 
 export const ComplianceDashboardDocument = `query ComplianceDashboard($organization: ID!) {
   node(id: $organization) {
@@ -3626,6 +3711,100 @@ fragment PermissionLevels on OrganizationPermission {
 export const DeleteDepartmentDocument = `mutation DeleteDepartment($organization: ID!, $department: String!) {
   deleteDepartment(organization: $organization, department: $department)
 }` as TypedDocumentString<DeleteDepartmentMutation, DeleteDepartmentMutationVariables>;
+
+export const OrganizationsOverviewDocument = `query OrganizationsOverview($first: Int) {
+  organizations(first: $first) {
+    edges {
+      node {
+        id
+        title
+        viewerRights {
+          ...Rights
+        }
+        members(first: 50) {
+          edges {
+            node {
+              ...MembershipSummary
+              user {
+                id
+              }
+            }
+          }
+        }
+        allDepartments {
+          ...DepartmentSummary
+        }
+        classes {
+          id
+          title
+        }
+        competencies {
+          id
+          title
+          departments {
+            id
+          }
+          members {
+            id
+          }
+          documents {
+            id
+          }
+        }
+        library {
+          id
+          title
+        }
+        webhooks {
+          id
+          deliveries(first: 5) {
+            id
+            status
+          }
+        }
+      }
+    }
+  }
+}
+
+fragment DepartmentSummary on Department {
+  id
+  title
+  externalId
+  level
+  memberCount
+  permission {
+    ...PermissionLevels
+  }
+  leaders {
+    userId
+    name
+  }
+}
+
+fragment MembershipSummary on OrganizationMembership {
+  userId
+  name
+  department {
+    id
+    title
+  }
+  permission {
+    ...PermissionLevels
+  }
+}
+
+fragment PermissionLevels on OrganizationPermission {
+  organization
+  content
+  members
+}
+
+fragment Rights on OrganizationRights {
+  manager
+  canManageMembers
+  canReport
+}` as TypedDocumentString<OrganizationsOverviewQuery, OrganizationsOverviewQueryVariables>;
 
 export const ContentPermissionDocument = `query ContentPermission($contentType: ContentType!, $content: ID!, $user: ID) {
   permission(contentType: $contentType, content: $content, user: $user) {
@@ -5167,6 +5346,33 @@ fragment UserSummary on User {
   exam
   group
 }` as TypedDocumentString<SearchUserQuery, SearchUserQueryVariables>;
+
+export const UserMembershipsDocument = `query UserMemberships($first: Int) {
+  users(first: $first) {
+    edges {
+      node {
+        id
+        name
+        organizations {
+          organization {
+            id
+            title
+          }
+          department {
+            id
+          }
+        }
+        classes {
+          class {
+            id
+            title
+          }
+          active
+        }
+      }
+    }
+  }
+}` as TypedDocumentString<UserMembershipsQuery, UserMembershipsQueryVariables>;
 
 export const OrganizationWebhooksDocument = `query OrganizationWebhooks($organization: ID!) {
   node(id: $organization) {

@@ -38,6 +38,9 @@ export interface OrganizationAccess {
   canReport: boolean;
   /** Departments led by the viewer, with every department below them. */
   ledDepartmentIds: string[];
+  /** The viewer sees every member; otherwise itself and the members of `seenDepartmentIds`. */
+  seesEveryMember: boolean;
+  seenDepartmentIds: string[];
   /** Members the viewer may see, as a filter on OrganizationMember. */
   visibleMembers: Prisma.OrganizationMemberWhereInput;
 }
@@ -70,31 +73,62 @@ export function organizationRights(viewer: Viewer, organization: Pick<Organizati
   };
 }
 
-export async function organizationAccess(db: Db | Prisma.TransactionClient, viewer: Viewer, organization: Organization): Promise<OrganizationAccess> {
+type Tree = { id: string; parentId: string | null }[];
+
+function accessOf(viewer: Viewer, organization: Organization, membership: OrganizationMember | null, led: string[], tree: Tree): OrganizationAccess {
   const userId = viewer.user.id;
-  const [membership, led, tree] = await Promise.all([
-    db.organizationMember.findUnique({ where: { organizationId_userId: { organizationId: organization.id, userId } } }),
-    db.departmentLeader.findMany({ where: { userId, department: { organizationId: organization.id } }, select: { departmentId: true } }),
-    db.department.findMany({ where: { organizationId: organization.id }, select: { id: true, parentId: true } }),
-  ]);
   const { manager, canManageMembers, canReport } = organizationRights(viewer, organization, membership?.permOrganization);
-  const ledDepartmentIds = withDescendants(led.map((l) => l.departmentId), tree);
+  const ledDepartmentIds = withDescendants(led, tree);
   const scope = membership?.permMembers ?? 'none';
-  let visibleMembers: Prisma.OrganizationMemberWhereInput;
-  if (manager || scope === 'organization') visibleMembers = { organizationId: organization.id };
-  else {
-    const own = scope === 'department' && membership?.departmentId ? withDescendants([membership.departmentId], tree) : [];
-    const departments = [...new Set([...own, ...ledDepartmentIds])];
-    visibleMembers = { organizationId: organization.id, OR: [{ userId }, { departmentId: { in: departments } }] };
-  }
+  const seesEveryMember = manager || scope === 'organization';
+  const own = !seesEveryMember && scope === 'department' && membership?.departmentId ? withDescendants([membership.departmentId], tree) : [];
+  const seenDepartmentIds = seesEveryMember ? [] : [...new Set([...own, ...ledDepartmentIds])];
+  const visibleMembers: Prisma.OrganizationMemberWhereInput = seesEveryMember
+    ? { organizationId: organization.id }
+    : { organizationId: organization.id, OR: [{ userId }, { departmentId: { in: seenDepartmentIds } }] };
+  return { organization, membership, manager, canManageMembers, canReport, ledDepartmentIds, seesEveryMember, seenDepartmentIds, visibleMembers };
+}
+
+/** What the viewer may do in each organization, in their order: three statements whatever their number. */
+export async function organizationAccesses(db: Db | Prisma.TransactionClient, viewer: Viewer, organizations: readonly Organization[]): Promise<OrganizationAccess[]> {
+  if (organizations.length === 0) return [];
+  const userId = viewer.user.id;
+  const ids = [...new Set(organizations.map((o) => o.id))];
+  const [memberships, led, tree] = await Promise.all([
+    db.organizationMember.findMany({ where: { userId, organizationId: { in: ids } } }),
+    db.departmentLeader.findMany({ where: { userId, department: { organizationId: { in: ids } } }, select: { departmentId: true } }),
+    db.department.findMany({ where: { organizationId: { in: ids } }, select: { id: true, parentId: true, organizationId: true } }),
+  ]);
+  const ledIds = new Set(led.map((l) => l.departmentId));
+  return organizations.map((organization) => {
+    const own = tree.filter((d) => d.organizationId === organization.id);
+    const membership = memberships.find((m) => m.organizationId === organization.id) ?? null;
+    return accessOf(viewer, organization, membership, own.filter((d) => ledIds.has(d.id)).map((d) => d.id), own);
+  });
+}
+
+export async function organizationAccess(db: Db | Prisma.TransactionClient, viewer: Viewer, organization: Organization): Promise<OrganizationAccess> {
+  return (await organizationAccesses(db, viewer, [organization]))[0]!;
+}
+
+/**
+ * The members the viewer may see in every organization at once, as one filter: the rule of
+ * organizationAccess applied to each organization the viewer owns, belongs to or leads in. A
+ * department belongs to one organization, so its members are seen only where its access says so.
+ */
+export async function visibleMembersEverywhere(db: Db | Prisma.TransactionClient, viewer: Viewer): Promise<Prisma.OrganizationMemberWhereInput> {
+  if (viewer.user.admin) return {};
+  const userId = viewer.user.id;
+  const related = await db.organization.findMany({
+    where: { OR: [{ ownerId: userId }, { members: { some: { userId } } }, { departments: { some: { leaders: { some: { userId } } } } }] },
+  });
+  const accesses = await organizationAccesses(db, viewer, related);
   return {
-    organization,
-    membership,
-    manager,
-    canManageMembers,
-    canReport,
-    ledDepartmentIds,
-    visibleMembers,
+    OR: [
+      { userId },
+      { organizationId: { in: accesses.filter((a) => a.seesEveryMember).map((a) => a.organization.id) } },
+      { departmentId: { in: accesses.flatMap((a) => a.seenDepartmentIds) } },
+    ],
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Context, Viewer } from '../context.ts';
-import type { User } from '../generated/prisma/client.ts';
+import type { Prisma, User } from '../generated/prisma/client.ts';
 import type { ContentType } from '../services/content/content-types.ts';
 import { ArgumentError, PermissionError } from '../errors.ts';
 import { needOf, nounOf, typeOf, type Action, type Need } from './actions.ts';
@@ -13,6 +13,9 @@ import { atLeastWhere, includes, levelsFor, type ContentRef, type Holder } from 
 export const userPolicy = {
   read: (viewer: Viewer, target: Pick<User, 'id' | 'createdById'>) =>
     viewer.user.admin || target.id === viewer.user.id || target.createdById === viewer.user.id,
+  /** `read` as a filter, for relations loaded with their parent. */
+  readWhere: (viewer: Viewer): Prisma.UserWhereInput =>
+    viewer.user.admin ? {} : { OR: [{ id: viewer.user.id }, { createdById: viewer.user.id }] },
   manage: (viewer: Viewer, target: Pick<User, 'id' | 'createdById'>) =>
     viewer.user.admin || target.createdById === viewer.user.id,
   /** Own name and group may be changed by the user too. */

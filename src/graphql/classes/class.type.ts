@@ -1,19 +1,21 @@
+import type { ClassAssignment } from '../../generated/prisma/client.ts';
 import { builder } from '../builder.ts';
+import { serviceNode } from '../node.ts';
 import * as classes from '../../services/classes/classes.service.ts';
+import * as access from '../../services/classes/access.ts';
+import * as memberships from '../../services/classes/memberships.service.ts';
+import * as assignments from '../../services/classes/assignments.service.ts';
+import * as submissions from '../../services/classes/submissions.service.ts';
 
 export const AssignmentStatusType = builder.enumType('AssignmentStatus', {
-  values: classes.assignmentStatuses,
+  values: assignments.assignmentStatuses,
   description:
     'INACTIVE: inactive, not started yet or over (and no own work); ACTIVE: accepts work; STARTED: work begun, not submitted; SUBMITTED: handed in; GRADED: handed in and graded.',
 });
 
 /** A class. Seen with view permission on it (owner, rules, its organization's content level and teachers) and by its active members. */
-export const ClassType = builder.prismaNode('Class', {
-  id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
-  // node(id) answers null, not an error, for a class that is missing or not the caller's to see.
-  nullable: true,
+export const ClassType = builder.prismaObject('Class', {
   description: 'A class with members and assignments.',
-  findUnique: async (id, ctx) => ({ id, AND: [await classes.visibleClassesWhere(ctx)] }),
   fields: (t) => ({
     title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
     externalId: t.exposeString('externalId', { nullable: true, description: 'External identifier (1-64 characters).' }),
@@ -30,15 +32,15 @@ export const ClassType = builder.prismaNode('Class', {
       cursor: 'classId_userId',
       totalCount: true,
       description: 'Memberships, oldest first. Those with report permission on the class see every member; a member sees only itself.',
-      query: async (_args, ctx) => ({ where: await classes.visibleMembershipsWhere(ctx), orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),
+      query: (_args, ctx) => memberships.classMembersQuery(ctx),
     }),
-    assignments: t.relation('assignments', {
-      description: 'Assignments, by start.',
-      query: { orderBy: [{ starts: 'asc' }, { id: 'asc' }] },
-    }),
+    assignments: t.relation('assignments', { description: 'Assignments, by start.', query: assignments.classAssignmentsQuery }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
   }),
 });
+
+// node(id) answers null, not an error, for a class that is missing or not the caller's to see.
+serviceNode(ClassType, { description: 'The identification string, the same as in the REST contract.', load: access.findVisibleClass });
 
 builder.prismaObject('ClassMember', {
   name: 'ClassMembership',
@@ -48,7 +50,7 @@ builder.prismaObject('ClassMember', {
     user: t.relation('user', { description: 'The member.' }),
     active: t.boolean({
       description: 'The membership is approved and not expired.',
-      resolve: (m) => classes.isActiveMembership(m),
+      resolve: (m) => access.isActiveMembership(m),
     }),
     approved: t.exposeBoolean('approved', { description: 'Approved (memberships added by managers always are).' }),
     expires: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When the membership ends; null: never.' }),
@@ -57,31 +59,31 @@ builder.prismaObject('ClassMember', {
 });
 
 /** An assignment of a class; seen by whoever sees the class. */
-export const ClassAssignmentType = builder.prismaNode('ClassAssignment', {
-  id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
-  nullable: true,
+export const ClassAssignmentType = builder.prismaObject('ClassAssignment', {
   description: 'An assignment of a class: members start, submit and get graded within its dates.',
-  findUnique: async (id, ctx) => ({ id, class: await classes.visibleClassesWhere(ctx) }),
   fields: (t) => ({
     title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
     description: t.exposeString('description', { nullable: true, description: 'Description.' }),
     starts: t.expose('starts', { type: 'DateTime', description: 'Work is accepted from this moment.' }),
     ends: t.expose('ends', { type: 'DateTime', description: 'Work is accepted until this moment.' }),
     active: t.exposeBoolean('active', { description: 'An inactive assignment accepts no work whatever its dates.' }),
-    link: t.string({ description: 'The assignment page.', resolve: (a, _args, ctx) => classes.assignmentLink(ctx, a) }),
-    status: t.field({
+    link: t.string({ description: 'The assignment page.', resolve: (a, _args, ctx) => assignments.assignmentLink(ctx, a) }),
+    status: t.loadable({
       type: AssignmentStatusType,
       description: 'The status for the caller, from its own submission and the dates.',
-      select: (_args, ctx) => ({ submissions: { where: { userId: ctx.viewer.user.id }, select: { status: true }, take: 1 } }),
-      resolve: (a) => classes.assignmentStatus(a, a.submissions[0]),
+      load: (list: ClassAssignment[], ctx) => assignments.statusesFor(ctx, list),
+      loaderOptions: { cacheKeyFn: (a) => a.id },
+      resolve: (a) => a,
     }),
     class: t.relation('class', { description: 'The class.' }),
     submissions: t.relation('submissions', {
       description: 'Submissions, oldest first. Those with report permission on the class see all; a member sees only its own.',
-      query: async (_args, ctx) => ({ where: await classes.visibleSubmissionsWhere(ctx), orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),
+      query: (_args, ctx) => submissions.visibleSubmissionsQuery(ctx),
     }),
   }),
 });
+
+serviceNode(ClassAssignmentType, { description: 'The identification string, the same as in the REST contract.', load: access.findVisibleAssignment });
 
 builder.prismaObject('AssignmentSubmission', {
   description: "A member's work on an assignment.",
@@ -91,7 +93,7 @@ builder.prismaObject('AssignmentSubmission', {
     status: t.field({
       type: AssignmentStatusType,
       description: 'STARTED, SUBMITTED or GRADED.',
-      resolve: (sub) => sub.status as classes.AssignmentStatus,
+      resolve: (sub) => sub.status as assignments.AssignmentStatus,
     }),
     grade: t.exposeString('grade', { nullable: true, description: 'The grade, once graded.' }),
     submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true, description: 'When it was handed in.' }),
@@ -103,14 +105,14 @@ builder.prismaObject('AssignmentSubmission', {
 builder.prismaObjectFields('User', (t) => ({
   classes: t.relation('classMemberships', {
     description: "The user's class memberships the caller may see (its own, or in classes the caller sees), by class title.",
-    query: async (_args, ctx) => ({ where: await classes.userMembershipsWhere(ctx), orderBy: [{ class: { title: 'asc' } }, { classId: 'asc' }] }),
+    query: (_args, ctx) => memberships.userClassesQuery(ctx),
   }),
 }));
 
 builder.prismaObjectFields('Organization', (t) => ({
   classes: t.relation('classes', {
     description: 'Classes of the organization the caller sees, by title.',
-    query: async (_args, ctx) => ({ where: await classes.visibleClassesWhere(ctx), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
+    query: (_args, ctx) => classes.organizationClassesQuery(ctx),
   }),
 }));
 
@@ -118,18 +120,14 @@ builder.queryFields((t) => ({
   classes: t.prismaConnection({
     type: 'Class',
     cursor: 'id',
-    description: 'Classes the caller sees, oldest first.',
+    description: 'Classes the caller sees, by title (as GET classes lists them).',
     args: { search: t.arg.string({ description: 'Matches the title or the external identifier.' }) },
-    resolve: async (query, _root, args, ctx) =>
-      ctx.db.class.findMany({ ...query, where: await classes.classesWhere(ctx, args.search ?? undefined), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+    resolve: (query, _root, args, ctx) => classes.classesConnection(ctx, { search: args.search ?? undefined }, query),
   }),
   class: t.prismaField({
     type: 'Class',
     description: 'One class by identification string.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const found = await classes.getClass(ctx, { class: args.id });
-      return ctx.db.class.findUniqueOrThrow({ ...query, where: { id: found.id } });
-    },
+    resolve: (query, _root, args, ctx) => classes.getClass(ctx, { class: args.id }, query),
   }),
 }));

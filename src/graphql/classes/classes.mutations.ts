@@ -1,7 +1,9 @@
-import type { Context } from '../../context.ts';
 import { builder } from '../builder.ts';
 import { ArgumentError } from '../../errors.ts';
 import * as classes from '../../services/classes/classes.service.ts';
+import * as memberships from '../../services/classes/memberships.service.ts';
+import * as assignments from '../../services/classes/assignments.service.ts';
+import * as submissions from '../../services/classes/submissions.service.ts';
 import './class.type.ts';
 
 const CreateClassInput = builder.inputType('CreateClassInput', {
@@ -53,23 +55,18 @@ const UpdateClassAssignmentInput = builder.inputType('UpdateClassAssignmentInput
   }),
 });
 
-const refetchClass = (ctx: Context, query: object, id: string) =>
-  ctx.db.class.findUniqueOrThrow({ ...query, where: { id } });
-const refetchAssignment = (ctx: Context, query: object, id: string) =>
-  ctx.db.classAssignment.findUniqueOrThrow({ ...query, where: { id } });
-
 builder.mutationFields((t) => ({
   createClass: t.prismaField({
     type: 'Class',
     description: 'Creates a class owned by the caller.',
     args: { input: t.arg({ type: CreateClassInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => refetchClass(ctx, query, (await classes.createClass(ctx, { ...args.input })).id),
+    resolve: (query, _root, args, ctx) => classes.createClass(ctx, { ...args.input }, query),
   }),
   updateClass: t.prismaField({
     type: 'Class',
     description: 'Changes a class the caller manages.',
     args: { input: t.arg({ type: UpdateClassInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => refetchClass(ctx, query, (await classes.updateClass(ctx, { ...args.input })).id),
+    resolve: (query, _root, args, ctx) => classes.updateClass(ctx, { ...args.input }, query),
   }),
   deleteClass: t.id({
     description: 'Deletes a class the caller manages, with its memberships and assignments; returns its identification string.',
@@ -87,57 +84,50 @@ builder.mutationFields((t) => ({
       expiresInDays: t.arg.int({ description: 'The membership ends this many days from now (at least 1); instead of expires.' }),
       notify: t.arg.boolean({ description: 'Send each member a message (email, or SMS when it has only a phone). Default false.' }),
     },
-    resolve: async (query, _root, { expires, expiresInDays, ...args }, ctx) => {
+    resolve: (query, _root, { expires, expiresInDays, ...args }, ctx) => {
       if (expires != null && expiresInDays != null) throw new ArgumentError('expiresInDays', 'give expires or expiresInDays, not both', 'ARGUMENT_CONFLICT');
-      await classes.addMembers(ctx, { ...args, expires: expires ?? expiresInDays ?? undefined });
-      return refetchClass(ctx, query, args.class);
+      return memberships.addMembersToClass(ctx, { ...args, expires: expires ?? expiresInDays ?? undefined }, query);
     },
   }),
   removeClassMembers: t.prismaField({
     type: 'Class',
     description: 'Removes users from a class the caller manages.',
     args: { class: t.arg.id({ required: true }), users: t.arg.idList({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      await classes.removeMembers(ctx, args);
-      return refetchClass(ctx, query, args.class);
-    },
+    resolve: (query, _root, args, ctx) => memberships.removeMembersFromClass(ctx, args, query),
   }),
   createClassAssignment: t.prismaField({
     type: 'ClassAssignment',
     description: 'Adds an assignment to a class the caller manages.',
     args: { input: t.arg({ type: CreateClassAssignmentInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await classes.createAssignment(ctx, { ...args.input })).id),
+    resolve: (query, _root, args, ctx) => assignments.createAssignment(ctx, { ...args.input }, query),
   }),
   updateClassAssignment: t.prismaField({
     type: 'ClassAssignment',
     description: 'Changes an assignment of a class the caller manages.',
     args: { input: t.arg({ type: UpdateClassAssignmentInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await classes.updateAssignment(ctx, { ...args.input })).id),
+    resolve: (query, _root, args, ctx) => assignments.updateAssignment(ctx, { ...args.input }, query),
   }),
   deleteClassAssignment: t.id({
     description: 'Deletes an assignment with its submissions; returns its identification string.',
     args: { assignment: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => (await classes.deleteAssignment(ctx, args)).id,
+    resolve: async (_root, args, ctx) => (await assignments.deleteAssignment(ctx, args)).id,
   }),
   startAssignmentSubmission: t.prismaField({
     type: 'ClassAssignment',
     description: 'Begins work on an open assignment (status STARTED; stands for uploading files). Only active members; starting again changes nothing.',
     args: { assignment: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await classes.startSubmission(ctx, args)).assignmentId),
+    resolve: (query, _root, args, ctx) => submissions.startSubmission(ctx, args, query),
   }),
   submitAssignment: t.prismaField({
     type: 'ClassAssignment',
     description: 'Hands in work on an open assignment (status SUBMITTED), started or not. Only active members, once.',
     args: { assignment: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => refetchAssignment(ctx, query, (await classes.submitAssignment(ctx, args)).assignmentId),
+    resolve: (query, _root, args, ctx) => submissions.submitAssignment(ctx, args, query),
   }),
   gradeAssignmentSubmission: t.prismaField({
     type: 'AssignmentSubmission',
     description: "Grades a member's submitted work (status GRADED) in a class the caller manages; grading again replaces the grade.",
     args: { assignment: t.arg.id({ required: true }), user: t.arg.id({ required: true }), grade: t.arg.string({ required: true, description: '1-64 characters.' }) },
-    resolve: async (query, _root, args, ctx) => {
-      const graded = await classes.gradeSubmission(ctx, args);
-      return ctx.db.assignmentSubmission.findUniqueOrThrow({ ...query, where: { assignmentId_userId: { assignmentId: graded.assignmentId, userId: graded.userId } } });
-    },
+    resolve: (query, _root, args, ctx) => submissions.gradeSubmission(ctx, args, query),
   }),
 }));

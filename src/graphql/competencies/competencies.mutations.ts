@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import { CompetencyType, LibraryDocumentType, RequirementKind, RequirementType, TodoKind } from './competency.type.ts';
+import { RequirementKind, RequirementType, TodoKind } from './competency.type.ts';
 import * as competencies from '../../services/competencies/competencies.service.ts';
 import * as requirements from '../../services/competencies/requirements.service.ts';
 import * as library from '../../services/competencies/library.service.ts';
@@ -122,28 +122,28 @@ const UpdateDocumentInput = builder.inputType('UpdateLibraryDocumentInput', {
 });
 
 builder.mutationFields((t) => ({
-  createCompetency: t.field({
-    type: CompetencyType,
+  createCompetency: t.prismaField({
+    type: 'Competency',
     description: 'Creates a competency (organization managers).',
     args: { input: t.arg({ type: CreateCompetencyInput, required: true }) },
-    resolve: (_root, args, ctx) => competencies.createCompetency(ctx, given(args.input)),
+    resolve: (query, _root, args, ctx) => competencies.createCompetency(ctx, given(args.input), query),
   }),
-  updateCompetency: t.field({
-    type: CompetencyType,
+  updateCompetency: t.prismaField({
+    type: 'Competency',
     description: 'Changes a competency.',
     args: { input: t.arg({ type: UpdateCompetencyInput, required: true }) },
-    resolve: (_root, args, ctx) => competencies.updateCompetency(ctx, given(args.input)),
+    resolve: (query, _root, args, ctx) => competencies.updateCompetency(ctx, given(args.input), query),
   }),
   deleteCompetency: t.id({
     description: 'Deletes a competency with its requirements, assignments and progress; returns its identification string.',
     args: { competency: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await competencies.deleteCompetency(ctx, args)).id,
   }),
-  setCompetencyAssignments: t.field({
-    type: CompetencyType,
+  setCompetencyAssignments: t.prismaField({
+    type: 'Competency',
     description: 'Assigns a competency to all members, departments or members.',
     args: { input: t.arg({ type: AssignmentsInput, required: true }) },
-    resolve: (_root, args, ctx) => competencies.setAssignments(ctx, given(args.input)),
+    resolve: (query, _root, args, ctx) => competencies.setAssignments(ctx, given(args.input), query),
   }),
   createRequirement: t.field({
     type: RequirementType,
@@ -169,17 +169,17 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ProgressInput, required: true }) },
     resolve: (_root, args, ctx) => requirements.recordProgress(ctx, given(args.input)),
   }),
-  createLibraryDocument: t.field({
-    type: LibraryDocumentType,
+  createLibraryDocument: t.prismaField({
+    type: 'LibraryDocument',
     description: 'Adds a document to an organization\'s library.',
     args: { input: t.arg({ type: CreateDocumentInput, required: true }) },
-    resolve: (_root, args, ctx) => library.createDocument(ctx, given(args.input)),
+    resolve: (query, _root, args, ctx) => library.createDocument(ctx, given(args.input), query),
   }),
-  updateLibraryDocument: t.field({
-    type: LibraryDocumentType,
+  updateLibraryDocument: t.prismaField({
+    type: 'LibraryDocument',
     description: 'Changes a library document.',
     args: { input: t.arg({ type: UpdateDocumentInput, required: true }) },
-    resolve: (_root, args, ctx) => library.updateDocument(ctx, given(args.input)),
+    resolve: (query, _root, args, ctx) => library.updateDocument(ctx, given(args.input), query),
   }),
   deleteLibraryDocument: t.id({
     description: 'Deletes a library document and detaches it; requirements pointing at it read it as unavailable.',

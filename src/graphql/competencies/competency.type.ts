@@ -1,5 +1,5 @@
-import type { Context } from '../../context.ts';
 import { builder } from '../builder.ts';
+import { serviceNode } from '../node.ts';
 import { DepartmentType } from '../organizations/organization.type.ts';
 import { UserType } from '../users/user.type.ts';
 import * as competencies from '../../services/competencies/competencies.service.ts';
@@ -7,10 +7,6 @@ import * as requirements from '../../services/competencies/requirements.service.
 import * as library from '../../services/competencies/library.service.ts';
 import { requirementTypes, todoTypes } from '../../services/competencies/competencies.schemas.ts';
 import type { ContentSummary, DocumentSummary, JourneySummary } from '../../services/competencies/content.ts';
-
-/** Readable by instance administrators, the organization's owner and its members. */
-const inOrganization = (ctx: Context) =>
-  ctx.viewer.user.admin ? {} : { organization: { OR: [{ ownerId: ctx.viewer.user.id }, { members: { some: { userId: ctx.viewer.user.id } } }] } };
 
 export const RequirementKind = builder.enumType('RequirementType', { values: requirementTypes, description: 'What a requirement asks for.' });
 export const TodoKind = builder.enumType('TodoType', { values: todoTypes, description: 'Kind of to-do: default, document, exam or training.' });
@@ -30,11 +26,8 @@ export const StatusType = builder.objectRef<competencies.Counters>('CompetencySt
   }),
 });
 
-export const LibraryDocumentType = builder.prismaNode('LibraryDocument', {
-  id: { field: 'id', description: 'The identification string.' },
-  nullable: true,
+export const LibraryDocumentType = builder.prismaObject('LibraryDocument', {
   description: 'A document of an organization\'s library.',
-  findUnique: (id, ctx) => ({ id, ...inOrganization(ctx) }),
   fields: (t) => ({
     title: t.exposeString('title', { description: 'Title.' }),
     prefix: t.exposeString('prefix', { nullable: true, description: 'Numbering prefix.' }),
@@ -43,6 +36,9 @@ export const LibraryDocumentType = builder.prismaNode('LibraryDocument', {
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was added.' }),
   }),
 });
+
+// Read as Organization.library reads it: the library feature, the organization's members and managers.
+serviceNode(LibraryDocumentType, { description: 'The identification string.', load: library.findReadableDocument });
 
 const ContentType = builder.objectRef<ContentSummary>('RequirementContent').implement({
   description: 'The exam or class a requirement points at.',
@@ -154,11 +150,8 @@ const AssignmentsType = builder.objectRef<{ all: boolean; departments: number; m
   }),
 });
 
-export const CompetencyType = builder.prismaNode('Competency', {
-  id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
-  nullable: true,
+export const CompetencyType = builder.prismaObject('Competency', {
   description: 'A competency members of an organization acquire by completing its requirements.',
-  findUnique: (id, ctx) => ({ id, ...inOrganization(ctx) }),
   fields: (t) => ({
     externalId: t.exposeString('externalId', { nullable: true, description: 'External identifier.' }),
     title: t.exposeString('title', { description: 'Title.' }),
@@ -173,13 +166,14 @@ export const CompetencyType = builder.prismaNode('Competency', {
     departments: t.field({
       type: [DepartmentType],
       description: 'Departments it is assigned to, by title.',
-      select: { departments: { select: { department: true }, orderBy: { department: { title: 'asc' } } } },
+      select: (_args, _ctx, nested) => competencies.assignedDepartmentsSelection(nested()),
       resolve: (c) => c.departments.map((d) => d.department),
     }),
     members: t.field({
       type: [UserType],
       description: 'Members it is assigned to directly, those the caller may see.',
-      resolve: (c, _args, ctx) => competencies.directMembers(ctx, c),
+      select: (_args, _ctx, nested) => competencies.directMembersSelection(nested()),
+      resolve: (c, _args, ctx) => competencies.visibleDirectMembers(ctx, c, c.members),
     }),
     documents: t.field({ type: [LibraryDocumentType], description: 'Library documents attached to it.', resolve: (c, _args, ctx) => library.attachedDocuments(ctx, c) }),
     requirements: t.loadableList({
@@ -197,6 +191,11 @@ export const CompetencyType = builder.prismaNode('Competency', {
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
   }),
+});
+
+serviceNode(CompetencyType, {
+  description: 'The identification string, the same as in the REST contract.',
+  load: competencies.findReadableCompetency,
 });
 
 const ComplianceCompetencyType = builder.objectRef<competencies.Counters & { competency: competencies.CompetencyRecord['competency'] }>('ComplianceCompetency').implement({
@@ -234,19 +233,21 @@ const ComplianceType = builder.objectRef<competencies.Compliance>('Compliance').
 });
 
 builder.prismaObjectFields('Organization', (t) => ({
-  competencies: t.prismaField({
-    type: ['Competency'],
+  competencies: t.field({
+    type: [CompetencyType],
     description: 'Competencies, by title (organization reporters and department leaders).',
-    resolve: (query, organization, _args, ctx) => competencies.competenciesOf(ctx, organization, query),
+    select: (_args, _ctx, nested) => ({ competencies: nested(competencies.competenciesQuery) }),
+    resolve: (organization, _args, ctx) => competencies.reportedCompetencies(ctx, organization, organization.competencies),
   }),
   compliance: t.field({
     type: ComplianceType,
     description: 'The compliance overview (organization reporters and department leaders).',
     resolve: (organization, _args, ctx) => competencies.complianceOf(ctx, organization),
   }),
-  library: t.prismaField({
-    type: ['LibraryDocument'],
+  library: t.field({
+    type: [LibraryDocumentType],
     description: 'The documents of its library, by title (members).',
-    resolve: (query, organization, _args, ctx) => library.libraryOf(ctx, organization, query),
+    select: (_args, _ctx, nested) => ({ documents: nested(library.libraryQuery) }),
+    resolve: (organization, _args, ctx) => library.memberLibrary(ctx, organization, organization.documents),
   }),
 }));

@@ -1,7 +1,6 @@
 import { builder } from '../builder.ts';
 import { features } from '../../services/instance/settings.service.ts';
 import * as instance from '../../services/instance/instance.service.ts';
-import * as users from '../../services/users/users.service.ts';
 
 const FeatureEnum = builder.enumType('Feature', {
   values: features,
@@ -22,7 +21,7 @@ builder.queryField('features', (t) =>
     type: [FeatureStateType],
     description: 'The effective feature switches of a user (default: the caller).',
     args: { user: t.arg.id() },
-    resolve: async (_root, args, ctx) => instance.featureStates(ctx, args.user ? await users.findUser(ctx, args.user) : ctx.viewer.user),
+    resolve: (_root, args, ctx) => instance.userFeatureStates(ctx, args),
   }),
 );
 

@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { serviceNode } from '../node.ts';
 import { integrationTypes } from '../../services/integrations/integrations.schemas.ts';
 import * as integrations from '../../services/integrations/integrations.service.ts';
 import { keysRecord, type KeysRecord } from '../../services/integrations/keys.ts';
@@ -9,12 +10,8 @@ const IntegrationKind = builder.enumType('IntegrationType', {
 });
 
 /** An integration: an API application or an LMS connection. Readable with view permission on it. */
-export const IntegrationType = builder.prismaNode('Integration', {
-  id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
-  // node(id) answers null, not an error, for a record that is missing or not the caller's to read.
-  nullable: true,
+export const IntegrationType = builder.prismaObject('Integration', {
   description: 'An API application or an LMS integration (LTI 1.0/1.1 or 1.3).',
-  findUnique: async (id, ctx) => ({ id, AND: [await integrations.visibleIntegrationsWhere(ctx)] }),
   fields: (t) => ({
     externalId: t.exposeString('externalId', { nullable: true, description: 'External identifier.' }),
     title: t.exposeString('title', { description: 'Title.' }),
@@ -26,6 +23,11 @@ export const IntegrationType = builder.prismaNode('Integration', {
     owner: t.relation('owner', { description: 'The user the integration acts as.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
   }),
+});
+
+serviceNode(IntegrationType, {
+  description: 'The identification string, the same as in the REST contract.',
+  load: integrations.findVisibleIntegration,
 });
 
 const KeysType = builder.objectRef<KeysRecord>('IntegrationKeys').implement({
@@ -57,13 +59,7 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Integrations the caller may view (its own, by permission rules or its organizations; administrators: all), oldest first.',
     args: { search: t.arg.string({ description: 'Matches the title.' }) },
-    // Identification strings are random, so creation time orders the pages; the id breaks ties.
-    resolve: async (query, _root, args, ctx) =>
-      ctx.db.integration.findMany({
-        ...query,
-        where: await integrations.visibleIntegrationsWhere(ctx, args.search ?? undefined),
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      }),
+    resolve: (query, _root, args, ctx) => integrations.integrationsConnection(ctx, { search: args.search ?? undefined }, query),
   }),
   integrationKeys: t.field({
     type: KeysType,
@@ -74,17 +70,17 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  createIntegration: t.field({
-    type: IntegrationType,
+  createIntegration: t.prismaField({
+    type: 'Integration',
     description: 'Creates an integration owned by the caller, with fresh keys.',
     args: { input: t.arg({ type: CreateIntegrationInput, required: true }) },
-    resolve: (_root, args, ctx) => integrations.createIntegration(ctx, { ...args.input }),
+    resolve: (query, _root, args, ctx) => integrations.createIntegration(ctx, { ...args.input }, query),
   }),
-  updateIntegration: t.field({
-    type: IntegrationType,
+  updateIntegration: t.prismaField({
+    type: 'Integration',
     description: 'Activates or deactivates an integration, or moves it to another organization of the caller (empty removes it).',
     args: { integration: t.arg.id({ required: true }), active: t.arg.boolean(), organization: t.arg.string() },
-    resolve: (_root, args, ctx) => integrations.updateIntegration(ctx, { ...args }),
+    resolve: (query, _root, args, ctx) => integrations.updateIntegration(ctx, { ...args }, query),
   }),
   deleteIntegration: t.id({
     description: 'Deletes an integration; returns its identification string.',

@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import { notificationsWhere } from '../../services/notifications/notifications.service.ts';
+import { outbox } from '../../services/notifications/notifications.service.ts';
 
 builder.prismaObject('Notification', {
   description: 'A message of the notifications outbox.',
@@ -27,7 +27,6 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Messages of the outbox, newest first; for instance administrators.',
     args: { user: t.arg.id({ description: 'Only messages for this user.' }) },
-    resolve: (query, _root, args, ctx) =>
-      ctx.db.notification.findMany({ ...query, where: notificationsWhere(ctx, args.user), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    resolve: (query, _root, args, ctx) => outbox(ctx, args, query),
   }),
 }));

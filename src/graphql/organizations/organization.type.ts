@@ -1,7 +1,8 @@
 import { builder } from '../builder.ts';
+import { serviceNode } from '../node.ts';
 import { UserType } from '../users/user.type.ts';
-import { userPolicy } from '../../auth/policy.ts';
-import { contentLevels, memberScopes, organizationRights, organizationRoles, type MemberLevels } from '../../auth/organization-policy.ts';
+import { contentLevels, memberScopes, organizationRoles, type MemberLevels, type organizationRights } from '../../auth/organization-policy.ts';
+import { readableOrNull } from '../../services/users/access.ts';
 import * as organizations from '../../services/organizations/organizations.service.ts';
 import * as memberships from '../../services/organizations/memberships.service.ts';
 import * as departments from '../../services/organizations/departments.service.ts';
@@ -42,12 +43,8 @@ const RightsType = builder.objectRef<ReturnType<typeof organizationRights>>('Org
  * An organization. Its members, departments, competencies and compliance are added by the
  * organization and competency modules (builder.prismaObjectFields('Organization', …)).
  */
-export const OrganizationType = builder.prismaNode('Organization', {
-  id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
-  nullable: true,
+export const OrganizationType = builder.prismaObject('Organization', {
   description: 'An organization with members, departments, competencies and webhooks.',
-  // Readable by instance administrators, its owner, its members and through permission rules.
-  findUnique: async (id, ctx) => ({ id, AND: [await organizations.visibleOrganizationsWhere(ctx)] }),
   fields: (t) => ({
     externalId: t.exposeString('externalId', { nullable: true, description: 'External identifier.' }),
     title: t.exposeString('title', { description: 'Title, 1-255 characters.' }),
@@ -65,26 +62,26 @@ export const OrganizationType = builder.prismaNode('Organization', {
   }),
 });
 
+// Readable by instance administrators, its owner, its members and through permission rules.
+serviceNode(OrganizationType, {
+  description: 'The identification string, the same as in the REST contract.',
+  load: organizations.findVisibleOrganization,
+});
+
 /** A department of an organization; departments form a tree. */
-export const DepartmentType = builder.prismaNode('Department', {
-  id: { field: 'id', description: 'The identification string.' },
-  nullable: true,
+export const DepartmentType = builder.prismaObject('Department', {
   description: 'A department of an organization.',
-  findUnique: (id, ctx) =>
-    ctx.viewer.user.admin
-      ? { id }
-      : { id, organization: { OR: [{ ownerId: ctx.viewer.user.id }, { members: { some: { userId: ctx.viewer.user.id } } }] } },
   fields: (t) => ({
     title: t.exposeString('title', { description: 'The department name, unique in its organization.' }),
     externalId: t.exposeString('externalId', { nullable: true, description: 'External identifier.' }),
     organization: t.relation('organization', { description: 'The organization.' }),
     parent: t.relation('parent', { nullable: true, description: 'The parent department; null at the root.' }),
-    children: t.relation('children', {
-      description: 'Departments directly below, by title.',
-      query: { orderBy: [{ title: 'asc' }, { id: 'asc' }] },
-    }),
+    children: t.relation('children', { description: 'Departments directly below, by title.', query: departments.departmentQueries.children }),
   }),
 });
+
+// Readable by whoever may view its organization, as the organization's department lists are.
+serviceNode(DepartmentType, { description: 'The identification string.', load: departments.findVisibleDepartment });
 
 builder.prismaObject('DepartmentLeader', {
   description: 'A leader of a department: sees the members of the departments it leads and those below.',
@@ -106,7 +103,7 @@ builder.prismaObject('OrganizationMember', {
       nullable: true,
       description: 'The user account, when the caller may read it (itself, a user it manages, or any for administrators).',
       select: (_args, _ctx, nested) => ({ user: nested() }),
-      resolve: (m, _args, ctx) => (userPolicy.read(ctx.viewer, m.user) ? m.user : null),
+      resolve: (m, _args, ctx) => readableOrNull(ctx, m.user),
     }),
     department: t.relation('department', { nullable: true, description: 'The department; null when the member is in none.' }),
     permission: t.field({ type: PermissionType, description: "The member's levels (a department member has its department's).", resolve: (m) => m }),
@@ -129,10 +126,7 @@ builder.prismaObjectFields('Department', (t) => ({
     resolve: (d) => d.id,
   }),
   permission: t.field({ type: PermissionType, description: 'The levels the department gives its members.', resolve: (d) => d }),
-  leaders: t.relation('leaders', {
-    description: 'Its leaders (at most 5), by name.',
-    query: { orderBy: [{ user: { fullName: 'asc' } }, { userId: 'asc' }] },
-  }),
+  leaders: t.relation('leaders', { description: 'Its leaders (at most 5), by name.', query: departments.departmentQueries.leaders }),
 }));
 
 builder.prismaObjectFields('Organization', (t) => ({
@@ -140,30 +134,30 @@ builder.prismaObjectFields('Organization', (t) => ({
   viewerRights: t.field({
     type: RightsType,
     description: 'What the caller may do in this organization.',
-    select: (_args, ctx) => ({ ownerId: true, members: { where: { userId: ctx.viewer.user.id }, select: { permOrganization: true } } }),
-    resolve: (o, _args, ctx) => organizationRights(ctx.viewer, o, o.members[0]?.permOrganization),
+    select: (_args, ctx) => organizations.rightsSelection(ctx),
+    resolve: (o, _args, ctx) => organizations.viewerRights(ctx, o),
   }),
   departments: t.relation('departments', {
     description: 'The root departments, by title; `children` goes down the tree.',
-    query: { where: { parentId: null }, orderBy: [{ title: 'asc' }, { id: 'asc' }] },
+    query: departments.departmentQueries.roots,
   }),
-  allDepartments: t.prismaField({
-    type: ['Department'],
+  allDepartments: t.field({
+    type: [DepartmentType],
     description: 'Every department in hierarchy order: depth first, siblings by title (as the REST contract lists them).',
-    resolve: (query, o, _args, ctx) => departments.orderedDepartments(ctx, o.id, (args) => ctx.db.department.findMany({ ...query, ...args })),
+    select: (_args, _ctx, nested) => ({ departments: nested(departments.departmentQueries.all) }),
+    resolve: (o) => departments.inHierarchyOrder(o.departments),
   }),
-  members: t.prismaConnection({
-    type: 'OrganizationMember',
+  members: t.relatedConnection('members', {
     cursor: 'organizationId_userId',
     description: 'The members the caller may see, by name.',
-    resolve: (query, o, _args, ctx) => memberships.visibleMembers(ctx, o, query),
+    query: (_args, ctx) => memberships.membersQuery(ctx),
   }),
 }));
 
 builder.prismaObjectFields('User', (t) => ({
   organizations: t.relation('memberships', {
     description: "The user's organization memberships, by organization title.",
-    query: { orderBy: [{ organization: { title: 'asc' } }, { organizationId: 'asc' }] },
+    query: memberships.userMembershipsQuery,
   }),
 }));
 
@@ -173,16 +167,12 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Organizations the caller owns, belongs to or holds a permission on (administrators: all), by title.',
     args: { search: t.arg.string({ description: 'Matches the title.' }) },
-    resolve: async (query, _root, args, ctx) =>
-      ctx.db.organization.findMany({ ...query, where: await organizations.visibleOrganizationsWhere(ctx, args.search ?? undefined), orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
+    resolve: (query, _root, args, ctx) => organizations.organizationsConnection(ctx, { search: args.search ?? undefined }, query),
   }),
   organization: t.prismaField({
     type: 'Organization',
     description: 'One organization the caller owns or belongs to (administrators: any).',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const organization = await organizations.getOrganization(ctx, { organization: args.id });
-      return ctx.db.organization.findUniqueOrThrow({ ...query, where: { id: organization.id } });
-    },
+    resolve: (query, _root, args, ctx) => organizations.getOrganization(ctx, { organization: args.id }, query),
   }),
 }));

@@ -105,20 +105,18 @@ builder.mutationFields((t) => ({
     type: 'Organization',
     description: 'Creates an organization; the caller becomes its owner.',
     args: { input: t.arg({ type: CreateOrganizationInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
+    resolve: (query, _root, { input }, ctx) => {
       const { externalId, ...rest } = present(input);
-      const { id } = await organizations.createOrganization(ctx, { ...rest, id: externalId });
-      return ctx.db.organization.findUniqueOrThrow({ ...query, where: { id } });
+      return organizations.createOrganization(ctx, { ...rest, id: externalId }, query);
     },
   }),
   updateOrganization: t.prismaField({
     type: 'Organization',
     description: 'Changes an organization; only given fields change.',
     args: { input: t.arg({ type: UpdateOrganizationInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
+    resolve: (query, _root, { input }, ctx) => {
       const { externalId, ...rest } = input;
-      const { id } = await organizations.updateOrganization(ctx, { ...rest, id: externalId });
-      return ctx.db.organization.findUniqueOrThrow({ ...query, where: { id } });
+      return organizations.updateOrganization(ctx, { ...rest, id: externalId }, query);
     },
   }),
   deleteOrganization: t.id({
@@ -130,13 +128,9 @@ builder.mutationFields((t) => ({
     type: ['OrganizationMember'],
     description: 'Adds users to organizations, or updates their memberships; returns them.',
     args: { input: t.arg({ type: AddMembersInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
+    resolve: (query, _root, { input }, ctx) => {
       const { permission, ...rest } = present(input);
-      const written = await memberships.addMemberships(ctx, { ...rest, ...levelArgs(permission) });
-      const keys = written.map((m) => ({ organizationId: m.organizationId, userId: m.userId }));
-      const rows = await ctx.db.organizationMember.findMany({ ...query, where: { OR: keys } });
-      // In the order the service returned them (by organization, then name).
-      return keys.map((k) => rows.find((r) => r.organizationId === k.organizationId && r.userId === k.userId)!);
+      return memberships.addMemberships(ctx, { ...rest, ...levelArgs(permission) }, query);
     },
   }),
   removeOrganizationMembers: t.int({
@@ -148,28 +142,21 @@ builder.mutationFields((t) => ({
     type: 'Department',
     description: 'Creates a department (managers only).',
     args: { input: t.arg({ type: CreateDepartmentInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
+    resolve: (query, _root, { input }, ctx) => {
       const { externalId, permission, ...rest } = present(input);
-      const { id } = await departments.createDepartment(ctx, { ...rest, id: externalId, ...levelArgs(permission) });
-      return ctx.db.department.findUniqueOrThrow({ ...query, where: { id } });
+      return departments.createDepartment(ctx, { ...rest, id: externalId, ...levelArgs(permission) }, query);
     },
   }),
   updateDepartment: t.prismaField({
     type: 'Department',
     description: 'Changes a department (managers only); only given fields change.',
     args: { input: t.arg({ type: UpdateDepartmentInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
+    resolve: (query, _root, { input }, ctx) => {
       const { externalId, permission, parent, leaders, ...rest } = input;
       // null clears: the contract's empty value.
       const cleared = (v: unknown, empty: unknown) => (v === null ? empty : (v ?? undefined));
-      const { id } = await departments.updateDepartment(ctx, {
-        ...present(rest),
-        id: cleared(externalId, ''),
-        parent: cleared(parent, ''),
-        leaders: cleared(leaders, []),
-        ...levelArgs(permission),
-      });
-      return ctx.db.department.findUniqueOrThrow({ ...query, where: { id } });
+      const changes = { ...present(rest), id: cleared(externalId, ''), parent: cleared(parent, ''), leaders: cleared(leaders, []), ...levelArgs(permission) };
+      return departments.updateDepartment(ctx, changes, query);
     },
   }),
   deleteDepartment: t.id({

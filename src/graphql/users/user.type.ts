@@ -1,15 +1,12 @@
 import { builder } from '../builder.ts';
-import { userPolicy } from '../../auth/policy.ts';
+import { serviceNode } from '../node.ts';
 import * as users from '../../services/users/users.service.ts';
+import * as access from '../../services/users/access.ts';
+import { ownIntegrationsQuery } from '../../services/integrations/integrations.service.ts';
 
 /** A user account. Readable by itself, its manager and administrators. */
-export const UserType = builder.prismaNode('User', {
-  id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
-  // node(id) answers null, not an error, for a record that is missing or not the caller's to read.
-  nullable: true,
+export const UserType = builder.prismaObject('User', {
   description: 'A user account.',
-  // Node lookups honour the same read rule as the services.
-  findUnique: (id, ctx) => (ctx.viewer.user.admin ? { id } : { id, OR: [{ id: ctx.viewer.user.id }, { createdById: ctx.viewer.user.id }] }),
   fields: (t) => ({
     username: t.exposeString('username', { description: 'Login name, 4-64 characters.' }),
     name: t.exposeString('fullName', { description: 'Full name.' }),
@@ -39,50 +36,47 @@ export const UserType = builder.prismaNode('User', {
     manager: t.relation('createdBy', {
       nullable: true,
       description: 'The user who created (and manages) this account, when visible.',
-      query: (_args, ctx) => (ctx.viewer.user.admin ? {} : { where: { id: ctx.viewer.user.id } }),
+      query: (_args, ctx) => access.managerQuery(ctx),
     }),
     integrations: t.relation('integrations', {
       description: 'Integrations owned by the user (visible to the user and administrators).',
-      query: (_args, ctx) => (ctx.viewer.user.admin ? {} : { where: { ownerId: ctx.viewer.user.id } }),
+      query: (_args, ctx) => ownIntegrationsQuery(ctx),
     }),
     canManage: t.boolean({
       description: 'The viewer manages this user.',
-      resolve: (user, _args, ctx) => userPolicy.manage(ctx.viewer, user),
+      resolve: (user, _args, ctx) => access.manages(ctx, user),
     }),
   }),
+});
+
+serviceNode(UserType, {
+  description: 'The identification string, the same as in the REST contract.',
+  load: access.findReadableUser,
 });
 
 builder.queryFields((t) => ({
   me: t.prismaField({
     type: 'User',
     description: 'The user the call acts as (the application owner, or the assumed user).',
-    resolve: (query, _root, _args, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: ctx.viewer.user.id } }),
+    resolve: (query, _root, _args, ctx) => users.viewerUser(ctx, query),
   }),
   user: t.prismaField({
     type: 'User',
     description: 'One user by identification string (`me` for the caller).',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const user = await users.getUser(ctx, { user: args.id });
-      return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
-    },
+    resolve: (query, _root, args, ctx) => users.getUser(ctx, { user: args.id }, query),
   }),
   users: t.prismaConnection({
     type: 'User',
     cursor: 'id',
     description: 'Users the caller manages (without generated exam accounts), oldest first.',
     args: { search: t.arg.string({ description: 'Matches the name, username or email.' }) },
-    // Identification strings are random, so creation time orders the pages; the id breaks ties.
-    resolve: (query, _root, args, ctx) =>
-      ctx.db.user.findMany({ ...query, where: users.managedUsersWhere(ctx, args.search ?? undefined), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+    resolve: (query, _root, args, ctx) => users.usersConnection(ctx, { search: args.search ?? undefined }, query),
   }),
   searchUser: t.prismaField({
     type: 'User',
     description: 'One visible user by email, username or identification string.',
     args: { query: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const user = await users.searchUser(ctx, { query: args.query });
-      return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
-    },
+    resolve: (query, _root, args, ctx) => users.searchUser(ctx, { query: args.query }, query),
   }),
 }));

@@ -95,11 +95,11 @@ builder.mutationFields((t) => ({
       return { user, password: user.generated ? null : password };
     },
   }),
-  setUserActive: t.field({
-    type: UserType,
+  setUserActive: t.prismaField({
+    type: 'User',
     description: 'Enables or disables a managed user.',
     args: { user: t.arg.id({ required: true }), active: t.arg.boolean({ required: true }) },
-    resolve: (_root, args, ctx) => users.setUserActive(ctx, args),
+    resolve: (query, _root, args, ctx) => users.setUserActive(ctx, args, query),
   }),
   deleteUser: t.id({
     description: 'Deletes a managed user; returns its identification string.',

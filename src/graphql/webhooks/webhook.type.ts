@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { serviceNode } from '../node.ts';
 import * as webhooks from '../../services/webhooks/webhooks.service.ts';
 import type { StoredPayload } from '../../services/webhooks/events.ts';
 
@@ -31,11 +32,8 @@ export const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
 });
 
 /** A webhook of an organization, for the organization's managers. Keys are never readable. */
-export const WebhookType = builder.prismaNode('Webhook', {
-  id: { field: 'id', description: 'The identification string, the same as in the REST contract.' },
-  nullable: true,
+export const WebhookType = builder.prismaObject('Webhook', {
   description: 'An outgoing webhook of an organization. Readable by the managers of the organization.',
-  findUnique: (id, ctx) => ({ id, ...webhooks.managedWebhooksWhere(ctx.viewer) }),
   fields: (t) => ({
     title: t.exposeString('title', { description: 'Title.' }),
     triggerEvent: t.exposeString('triggerEvent', { description: 'exam-play-result, quiz-play-result, journey-completed or api.' }),
@@ -66,17 +64,23 @@ export const WebhookType = builder.prismaNode('Webhook', {
     deliveries: t.relation('deliveries', {
       description: 'The most recent deliveries, newest first.',
       args: { first: t.arg.int({ defaultValue: 20, description: 'How many, 1-100 (default 20).' }) },
-      query: (args) => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: Math.min(Math.max(args.first ?? 20, 1), 100) }),
+      query: (args) => webhooks.recentDeliveriesQuery(args.first),
     }),
   }),
 });
 
+serviceNode(WebhookType, {
+  description: 'The identification string, the same as in the REST contract.',
+  load: webhooks.findManagedWebhook,
+});
+
 builder.prismaObjectFields('Organization', (t) => ({
-  webhooks: t.prismaField({
-    type: ['Webhook'],
+  webhooks: t.field({
+    type: [WebhookType],
     nullable: true,
     description: 'Outgoing webhooks, newest first; null (with PERMISSION_DENIED) for callers who do not manage the organization.',
-    resolve: (query, organization, _args, ctx) => webhooks.listWebhooks(ctx, organization, query),
+    select: (_args, _ctx, nested) => ({ webhooks: nested(webhooks.webhooksQuery) }),
+    resolve: (organization, _args, ctx) => webhooks.managedWebhooks(ctx, organization, organization.webhooks),
   }),
 }));
 
@@ -108,17 +112,17 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  createWebhook: t.field({
-    type: WebhookType,
+  createWebhook: t.prismaField({
+    type: 'Webhook',
     description: 'Creates a webhook in an organization the caller manages.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
-    resolve: (_root, args, ctx) => webhooks.createWebhook(ctx, { ...args.input }),
+    resolve: (query, _root, args, ctx) => webhooks.createWebhook(ctx, { ...args.input }, query),
   }),
-  updateWebhook: t.field({
-    type: WebhookType,
+  updateWebhook: t.prismaField({
+    type: 'Webhook',
     description: 'Activates or deactivates a webhook.',
     args: { organization: t.arg.id({ required: true }), webhook: t.arg.id({ required: true }), active: t.arg.boolean() },
-    resolve: (_root, args, ctx) => webhooks.updateWebhook(ctx, { ...args }),
+    resolve: (query, _root, args, ctx) => webhooks.updateWebhook(ctx, { ...args }, query),
   }),
   deleteWebhook: t.id({
     description: 'Deletes a webhook and its deliveries; returns its identification string.',

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { bool, code, datetime, externalId, int, list, text } from '../validation.ts';
 
-export { pageWindow, paging } from '../users/users.schemas.ts';
-
 export const classRef = z.object({ class: code() });
 export const assignmentRef = z.object({ assignment: code() });
 

@@ -1,13 +1,22 @@
 import type { Context } from '../../context.ts';
 import type { Organization, Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
-import { assertOrganization, organizationAccess, type OrganizationAccess } from '../../auth/organization-policy.ts';
+import { assertOrganization, type OrganizationAccess } from '../../auth/organization-policy.ts';
+import { loaders } from '../loaders.ts';
 
 /** Competencies live in the library: both features must be on for the caller. */
 export async function requireCompetencyFeatures(ctx: Context): Promise<void> {
   await ctx.settings.require('library', ctx.viewer.user);
   await ctx.settings.require('competencies', ctx.viewer.user);
 }
+
+/** requireCompetencyFeatures as a question: a lookup that finds nothing instead of refusing. */
+export async function competencyFeaturesOn(ctx: Context): Promise<boolean> {
+  return (await ctx.settings.isEnabled('library', ctx.viewer.user)) && (await ctx.settings.isEnabled('competencies', ctx.viewer.user));
+}
+
+/** What the viewer may do in an organization; one lookup for all the organizations of a request. */
+const accessTo = (ctx: Context, organization: Organization) => loaders(ctx).organizationAccess.load(organization);
 
 export async function findOrganization(ctx: Context, code: string, argument = 'organization'): Promise<Organization> {
   const organization = await ctx.db.organization.findUnique({ where: { id: code } });
@@ -27,7 +36,7 @@ export interface ReportScope {
  * leaders on the members of the departments they lead (and those below); anyone else is refused.
  */
 export async function reportScope(ctx: Context, organization: Organization): Promise<ReportScope> {
-  const access = await organizationAccess(ctx.db, ctx.viewer, organization);
+  const access = await accessTo(ctx, organization);
   if (access.canReport) return { scope: 'organization', access, members: access.visibleMembers };
   if (access.ledDepartmentIds.length > 0) {
     return { scope: 'departments', access, members: { organizationId: organization.id, departmentId: { in: access.ledDepartmentIds } } };
@@ -35,16 +44,21 @@ export async function reportScope(ctx: Context, organization: Organization): Pro
   throw new PermissionError('Only organization reporters and department leaders see competency reports');
 }
 
+/** Members (and managers) read the competencies and the library of their organization; outsiders do not. */
+export async function isMemberReader(ctx: Context, organization: Organization): Promise<boolean> {
+  const access = await accessTo(ctx, organization);
+  return access.manager || access.membership !== null;
+}
+
 /** Members read the competencies they are to acquire; outsiders do not. */
 export async function memberAccess(ctx: Context, organization: Organization): Promise<OrganizationAccess> {
-  const access = await organizationAccess(ctx.db, ctx.viewer, organization);
-  assertOrganization(access.manager || access.membership !== null, 'read competencies');
-  return access;
+  assertOrganization(await isMemberReader(ctx, organization), 'read competencies');
+  return accessTo(ctx, organization);
 }
 
 /** Competencies, requirements and library documents are set up by the organization's managers. */
 export async function managerAccess(ctx: Context, organization: Organization): Promise<OrganizationAccess> {
-  const access = await organizationAccess(ctx.db, ctx.viewer, organization);
+  const access = await accessTo(ctx, organization);
   assertOrganization(access.manager, 'manage competencies and library documents');
   return access;
 }

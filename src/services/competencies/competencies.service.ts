@@ -5,7 +5,9 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './competencies.schemas.ts';
-import { findOrganization, managerAccess, memberAccess, reportScope, requireCompetencyFeatures, type ReportScope } from './access.ts';
+import { loaders } from '../loaders.ts';
+import type { Selection } from '../query.ts';
+import { competencyFeaturesOn, findOrganization, isMemberReader, managerAccess, memberAccess, reportScope, requireCompetencyFeatures, type ReportScope } from './access.ts';
 import { countAssignments, sumRows, type CounterRow, type StatusCounts } from './status.ts';
 import { hierarchyOrder } from '../organizations/departments.service.ts';
 
@@ -41,6 +43,7 @@ export interface Compliance extends Counters {
 }
 
 const byTitle = [{ title: 'asc' as const }, { id: 'asc' as const }];
+type CompetencySelection = Selection<Prisma.CompetencyFindUniqueArgs>;
 
 /** The competency a write names, with the manager check of its organization. */
 async function findManagedCompetency(ctx: Context, code: string): Promise<Competency> {
@@ -94,14 +97,30 @@ export async function listCompetencies(ctx: Context, raw: Record<string, unknown
   return { organization, scope: report.scope, competencies: records };
 }
 
+/** An organization's competencies by title, as a relation loaded with the organizations of a list (GraphQL). */
+export const competenciesQuery = { orderBy: byTitle };
+
 /**
- * The competencies of an organization for GraphQL (the Pothos `query` spread in), with the same
- * checks as the REST list.
+ * The competencies of an organization (loaded with `competenciesQuery`), with the checks of the
+ * REST list: the features, and the organization's reporters and department leaders only. The
+ * checks are batched for the organizations of a list.
  */
-export async function competenciesOf(ctx: Context, organization: Organization, query: object = {}) {
+export async function reportedCompetencies<T>(ctx: Context, organization: Organization, competencies: T[]): Promise<T[]> {
   await requireCompetencyFeatures(ctx);
   await reportScope(ctx, organization);
-  return ctx.db.competency.findMany({ ...query, where: { organizationId: organization.id }, orderBy: byTitle });
+  return competencies;
+}
+
+/**
+ * A competency by identification string for a node lookup: with the features on, to the members
+ * and managers of its organization, who read it and its requirements one by one as GET
+ * organization:competency:requirements does. Null otherwise.
+ */
+export async function findReadableCompetency(ctx: Context, id: string, query: Selection<Prisma.CompetencyFindUniqueArgs> = {}): Promise<Competency | null> {
+  if (!(await competencyFeaturesOn(ctx))) return null;
+  const competency = await ctx.db.competency.findUnique({ ...query, where: { id } });
+  const organization = competency && (await loaders(ctx).organization.load(competency.organizationId));
+  return organization && (await isMemberReader(ctx, organization)) ? competency : null;
 }
 
 /**
@@ -115,7 +134,7 @@ export async function countersOf(ctx: Context, ids: readonly string[]): Promise<
   const results = new Map<string, Counters | null>();
   await Promise.all(
     organizations.map(async (organizationId) => {
-      const organization = await findOrganization(ctx, organizationId);
+      const organization = (await loaders(ctx).organization.load(organizationId))!;
       const report = await reportScope(ctx, organization).catch((error: unknown) => {
         if (error instanceof PermissionError) return null;
         throw error;
@@ -184,7 +203,7 @@ async function checkExternalId(ctx: Context, organizationId: string, externalId:
   if (taken) throw new ArgumentError('externalId', `'${externalId}' is already used by another competency`, 'EXTERNAL_ID_TAKEN');
 }
 
-export async function createCompetency(ctx: Context, raw: Record<string, unknown>): Promise<Competency> {
+export async function createCompetency(ctx: Context, raw: Record<string, unknown>, query: CompetencySelection = {}): Promise<Competency> {
   const input = parseInput(s.createCompetency, raw);
   await requireCompetencyFeatures(ctx);
   const organization = await findOrganization(ctx, input.organization);
@@ -194,6 +213,7 @@ export async function createCompetency(ctx: Context, raw: Record<string, unknown
   await checkDocuments(ctx, organization.id, documentIds);
   return ctx.db.$transaction(async (tx) => {
     const competency = await tx.competency.create({
+      ...query,
       data: {
         id: newId('Competency'),
         organizationId: organization.id,
@@ -208,7 +228,7 @@ export async function createCompetency(ctx: Context, raw: Record<string, unknown
   });
 }
 
-export async function updateCompetency(ctx: Context, raw: Record<string, unknown>): Promise<Competency> {
+export async function updateCompetency(ctx: Context, raw: Record<string, unknown>, query: CompetencySelection = {}): Promise<Competency> {
   const input = parseInput(s.updateCompetency, raw);
   const competency = await findManagedCompetency(ctx, input.competency);
   await checkExternalId(ctx, competency.organizationId, input.externalId, competency.id);
@@ -216,6 +236,7 @@ export async function updateCompetency(ctx: Context, raw: Record<string, unknown
   await checkDocuments(ctx, competency.organizationId, documentIds);
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.competency.update({
+      ...query,
       where: { id: competency.id },
       data: {
         title: input.title,
@@ -243,7 +264,7 @@ export async function deleteCompetency(ctx: Context, raw: Record<string, unknown
  * replaces the current one. Direct assignments kept by a replacement keep their date, which
  * deadlines in days count from.
  */
-export async function setAssignments(ctx: Context, raw: Record<string, unknown>): Promise<Competency> {
+export async function setAssignments(ctx: Context, raw: Record<string, unknown>, query: CompetencySelection = {}): Promise<Competency> {
   const input = parseInput(s.setAssignments, raw);
   const competency = await findManagedCompetency(ctx, input.competency);
   const organizationId = competency.organizationId;
@@ -275,7 +296,7 @@ export async function setAssignments(ctx: Context, raw: Record<string, unknown>)
       await tx.competencyMember.deleteMany({ where: { competencyId: competency.id, userId: { notIn: userIds } } });
       await tx.competencyMember.createMany({ data: userIds.map((userId) => ({ competencyId: competency.id, userId })), skipDuplicates: true });
     }
-    const updated = await tx.competency.update({ where: { id: competency.id }, data: { assignAll: input.all } });
+    const updated = await tx.competency.update({ ...query, where: { id: competency.id }, data: { assignAll: input.all } });
     await audit(ctx, tx, 'competency:assignments', competency.id);
     return updated;
   });
@@ -295,11 +316,25 @@ export async function isAssigned(
   return direct + department > 0;
 }
 
-/** Members assigned directly whom the caller may see (GraphQL). */
-export async function directMembers(ctx: Context, competency: Competency) {
-  const access = await memberAccess(ctx, await findOrganization(ctx, competency.organizationId));
-  return ctx.db.user.findMany({
-    where: { competencyAssignments: { some: { competencyId: competency.id } }, memberships: { some: access.visibleMembers } },
-    orderBy: [{ fullName: 'asc' }, { id: 'asc' }],
-  });
+/** The organization of a competency reached through another record (GraphQL); one lookup for all of a request. */
+const organizationOf = async (ctx: Context, competency: Pick<Competency, 'organizationId'>) => (await loaders(ctx).organization.load(competency.organizationId))!;
+
+/** What a competency row needs for its direct members: their users (as `user` selects), by name. */
+export const directMembersSelection = (user: Prisma.UserDefaultArgs) => ({
+  members: { select: { user }, orderBy: [{ user: { fullName: 'asc' } }, { userId: 'asc' }] },
+}) satisfies Prisma.CompetencySelect;
+
+/**
+ * Members assigned directly (loaded with `directMembersSelection`) whom the caller may see, for
+ * the members and managers of the organization (GraphQL); batched for the competencies of a list.
+ */
+export async function visibleDirectMembers<U extends { id: string }>(ctx: Context, competency: Pick<Competency, 'organizationId'>, members: { user: U }[]): Promise<U[]> {
+  await memberAccess(ctx, await organizationOf(ctx, competency));
+  const visible = await Promise.all(members.map((m) => loaders(ctx).visibleMember.load({ organizationId: competency.organizationId, userId: m.user.id })));
+  return members.filter((_, i) => visible[i]).map((m) => m.user);
 }
+
+/** What a competency row needs for the departments it is assigned to (as `department` selects), by title. */
+export const assignedDepartmentsSelection = (department: Prisma.DepartmentDefaultArgs) => ({
+  departments: { select: { department }, orderBy: { department: { title: 'asc' } } },
+}) satisfies Prisma.CompetencySelect;

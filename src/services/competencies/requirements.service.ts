@@ -7,6 +7,7 @@ import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './competencies.schemas.ts';
 import type { RequirementType, TodoType } from './competencies.schemas.ts';
+import { loaders } from '../loaders.ts';
 import { findOrganization, managerAccess, memberAccess, requireCompetencyFeatures } from './access.ts';
 import { checkDocuments, isAssigned } from './competencies.service.ts';
 import { contentResolver, loadContent, type ContentKind, type ContentSummary, type DocumentSummary, type JourneySummary } from './content.ts';
@@ -128,7 +129,7 @@ export async function requirementsOf(ctx: Context, ids: readonly string[]): Prom
       const own = competencies.filter((c) => c.organizationId === organizationId);
       try {
         await requireCompetencyFeatures(ctx);
-        const access = await memberAccess(ctx, await findOrganization(ctx, organizationId));
+        const access = await memberAccess(ctx, (await loaders(ctx).organization.load(organizationId))!);
         const list = await requirementViews(ctx, organizationId, access, all.filter((r) => own.some((c) => c.id === r.competencyId)));
         for (const c of own) views.set(c.id, list.filter((v) => v.requirement.competencyId === c.id));
       } catch (error) {

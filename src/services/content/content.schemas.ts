@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { code, externalId, text } from '../validation.ts';
 
-export { pageWindow, paging } from '../users/users.schemas.ts';
+export { pageWindow, paging } from '../paging.ts';
 
 /** Course, event, SCORM and video: the minimal content records, all with the same fields. */
 export const minimalTypes = ['course', 'event', 'scorm', 'video'] as const;

@@ -5,7 +5,7 @@ import { PermissionError } from '../../errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { bool, code, oneOf, parseInput } from '../validation.ts';
 import { features, type Feature } from './settings.service.ts';
-import { findUser } from '../users/users.service.ts';
+import { findUser } from '../users/access.ts';
 
 const setFeatureInput = z.object({
   feature: oneOf(features),
@@ -34,6 +34,11 @@ export async function featureStates(ctx: Context, user: Pick<User, 'features'> =
     enabled: own[feature] ?? instance[feature],
     source: own[feature] === undefined ? 'instance' : 'user',
   }));
+}
+
+/** The effective feature switches of the user named by `user` (one the viewer may read), or of the viewer. */
+export async function userFeatureStates(ctx: Context, raw: { user?: string | null }): Promise<FeatureState[]> {
+  return featureStates(ctx, raw.user ? await findUser(ctx, raw.user) : ctx.viewer.user);
 }
 
 /** Switches a feature for the whole instance, or for one user (administrators only). */

@@ -8,9 +8,12 @@ import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/records.ts';
 import { parseInput } from '../validation.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
-import { pageWindow, paging } from '../users/users.schemas.ts';
+import { pageWindow, paging, searchOnly } from '../paging.ts';
+import type { Page, Selection } from '../query.ts';
 import * as s from './integrations.schemas.ts';
 import { generateKeys, keyKindOf, keysRecord, replacementKeys, type KeysRecord } from './keys.ts';
+
+type IntegrationSelection = Selection<Prisma.IntegrationFindUniqueArgs>;
 
 /**
  * Integrations are content under the one permission policy: reading one needs view, activating
@@ -18,8 +21,8 @@ import { generateKeys, keyKindOf, keysRecord, replacementKeys, type KeysRecord }
  * holds them act as the owner, so only the owner and instance administrators read or rotate them,
  * and only they move it to another organization (content-organization.ts).
  */
-async function findIntegration(ctx: Context, code: string, action: ActionOn<'integration'>): Promise<Integration> {
-  const integration = await ctx.db.integration.findUnique({ where: { id: code } });
+async function findIntegration(ctx: Context, code: string, action: ActionOn<'integration'>, query: IntegrationSelection = {}): Promise<Integration> {
+  const integration = await ctx.db.integration.findUnique({ ...query, where: { id: code } });
   if (!integration) throw new ArgumentError('integration', `no integration with identification string '${code}'`, 'NOT_FOUND');
   await assertCan(ctx, action, integration);
   return integration;
@@ -31,6 +34,13 @@ export async function visibleIntegrationsWhere(ctx: Context, search?: string): P
   return search ? { AND: [viewable, { title: { contains: search, mode: 'insensitive' } }] } : viewable;
 }
 
+/** The integrations a user owns, as a relation loaded with the user: the viewer's own (administrators: any user's). */
+export const ownIntegrationsQuery = (ctx: Context) => ({
+  ...(ctx.viewer.user.admin ? {} : { where: { ownerId: ctx.viewer.user.id } }),
+  orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
+});
+
+/** GET integrations: those the viewer may view, by title, a page of the contract. */
 export async function listIntegrations(ctx: Context, raw: Record<string, unknown>): Promise<Integration[]> {
   const { search, limit, page } = parseInput(paging, raw);
   return ctx.db.integration.findMany({
@@ -40,11 +50,25 @@ export async function listIntegrations(ctx: Context, raw: Record<string, unknown
   });
 }
 
+/**
+ * The same integrations for a cursor connection (`page` from GraphQL), oldest first: the order the
+ * dashboard's integrations connection has always had, which its tests pin.
+ */
+export async function integrationsConnection(ctx: Context, raw: Record<string, unknown>, page: Page<Prisma.IntegrationFindManyArgs>): Promise<Integration[]> {
+  const { search } = parseInput(searchOnly, raw);
+  return ctx.db.integration.findMany({ ...page, where: await visibleIntegrationsWhere(ctx, search), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
 export async function getIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
   return findIntegration(ctx, parseInput(s.integrationRef, raw).integration, 'integration:read');
 }
 
-export async function createIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
+/** An integration by identification string when the viewer may view it, else null (a node lookup). */
+export async function findVisibleIntegration(ctx: Context, id: string, query: IntegrationSelection = {}): Promise<Integration | null> {
+  return ctx.db.integration.findFirst({ ...query, where: { AND: [{ id }, await visibleIntegrationsWhere(ctx)] } });
+}
+
+export async function createIntegration(ctx: Context, raw: Record<string, unknown>, query: IntegrationSelection = {}): Promise<Integration> {
   const input = parseInput(s.createIntegration, raw);
   const lms = input.type !== 'api';
   if (lms && input.lti === undefined) throw new ArgumentError('lti', 'is required for LMS integrations', 'MISSING_ARGUMENT');
@@ -57,6 +81,7 @@ export async function createIntegration(ctx: Context, raw: Record<string, unknow
   const keys = generateKeys(ctx, keyKindOf({ type: input.type, lti }));
   return ctx.db.$transaction(async (tx) => {
     const integration = await tx.integration.create({
+      ...query,
       data: {
         id: newId('Integration'),
         title: input.title,
@@ -74,15 +99,15 @@ export async function createIntegration(ctx: Context, raw: Record<string, unknow
   });
 }
 
-export async function updateIntegration(ctx: Context, raw: Record<string, unknown>): Promise<Integration> {
+export async function updateIntegration(ctx: Context, raw: Record<string, unknown>, query: IntegrationSelection = {}): Promise<Integration> {
   const input = parseInput(s.updateIntegration, raw);
-  const integration = await findIntegration(ctx, input.integration, 'integration:update');
+  const integration = await findIntegration(ctx, input.integration, 'integration:update', query);
   const data: Prisma.IntegrationUncheckedUpdateInput = {};
   if (input.active !== undefined) data.active = input.active;
   if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, integration, input.organization, 'integration');
   if (Object.keys(data).length === 0) return integration;
   return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.integration.update({ where: { id: integration.id }, data });
+    const updated = await tx.integration.update({ ...query, where: { id: integration.id }, data });
     await audit(ctx, tx, 'integration.update', integration.id);
     return updated;
   });

@@ -6,18 +6,20 @@ import { newId } from '../../ids.ts';
 import {
   assertOrganization,
   defaultLevels,
-  organizationAccess,
   withDescendants,
   type MemberLevels,
   type OrganizationAccess,
 } from '../../auth/organization-policy.ts';
 import { audit } from '../audit/audit.service.ts';
-import { isUniqueViolation } from '../users/users.service.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { parseInput } from '../validation.ts';
-import { lockOrganizations, organizationFor } from './organizations.service.ts';
+import { forgetLoaded, loaders } from '../loaders.ts';
+import type { Selection } from '../query.ts';
+import { lockOrganizations, organizationFor, visibleOrganizationsWhere } from './organizations.service.ts';
 import * as s from './organizations.schemas.ts';
 
 type Tx = Prisma.TransactionClient | Db;
+type DepartmentSelection = Selection<Prisma.DepartmentFindManyArgs>;
 
 /**
  * Departments of an organization form a tree. A department gives its members its three levels:
@@ -52,14 +54,14 @@ export function hierarchyOrder<T extends { id: string; parentId: string | null }
  * A department by reference: its identification string, its name, or its external identifier,
  * in that order of precedence (a name wins over another department's equal external id).
  */
-export async function findDepartment(db: Tx, organizationId: string, ref: string): Promise<Department | null> {
-  const found = await db.department.findMany({ where: { organizationId, OR: [{ id: ref }, { title: ref }, { externalId: ref }] } });
+export async function findDepartment(db: Tx, organizationId: string, ref: string, query: DepartmentSelection = {}): Promise<Department | null> {
+  const found = await db.department.findMany({ ...query, where: { organizationId, OR: [{ id: ref }, { title: ref }, { externalId: ref }] } });
   return found.find((d) => d.id === ref) ?? found.find((d) => d.title === ref) ?? found.find((d) => d.externalId === ref) ?? null;
 }
 
 /** As findDepartment; an unknown reference is refused naming the argument. */
-export async function resolveDepartment(db: Tx, organizationId: string, ref: string, argument = 'department'): Promise<Department> {
-  const department = await findDepartment(db, organizationId, ref);
+export async function resolveDepartment(db: Tx, organizationId: string, ref: string, argument = 'department', query: DepartmentSelection = {}): Promise<Department> {
+  const department = await findDepartment(db, organizationId, ref, query);
   if (!department) throw new ArgumentError(argument, `no department '${ref}' in the organization`, 'NOT_FOUND');
   return department;
 }
@@ -84,13 +86,24 @@ export interface DepartmentView {
   members: number;
 }
 
-const withLeaders = {
-  leaders: { include: { user: true }, orderBy: [{ user: { fullName: 'asc' } }, { userId: 'asc' }] },
-} satisfies Prisma.DepartmentInclude;
+/** Siblings, and every list of departments, by title; the database's collation decides for both faces. */
+const byTitle: Prisma.DepartmentOrderByWithRelationInput[] = [{ title: 'asc' }, { id: 'asc' }];
+/** A department's leaders by name. */
+const leadersByName: Prisma.DepartmentLeaderOrderByWithRelationInput[] = [{ user: { fullName: 'asc' } }, { userId: 'asc' }];
+
+/** The lists of departments GraphQL loads with their parent rows, in the contract's orders. */
+export const departmentQueries = {
+  roots: { where: { parentId: null }, orderBy: byTitle },
+  children: { orderBy: byTitle },
+  all: { orderBy: byTitle },
+  leaders: { orderBy: leadersByName },
+} satisfies Record<string, Prisma.DepartmentFindManyArgs | Prisma.DepartmentLeaderFindManyArgs>;
+
+const withLeaders = { leaders: { include: { user: true }, orderBy: leadersByName } } satisfies Prisma.DepartmentInclude;
 
 async function departmentViews(ctx: Context, access: OrganizationAccess): Promise<DepartmentView[]> {
   const [departments, counts] = await Promise.all([
-    ctx.db.department.findMany({ where: { organizationId: access.organization.id }, include: withLeaders, orderBy: [{ title: 'asc' }, { id: 'asc' }] }),
+    ctx.db.department.findMany({ where: { organizationId: access.organization.id }, include: withLeaders, orderBy: byTitle }),
     memberCounts(ctx.db, access),
   ]);
   const titles = new Map(departments.map((d) => [d.id, d.title]));
@@ -116,14 +129,12 @@ export async function getDepartment(ctx: Context, raw: Record<string, unknown>):
   return { organization: access.organization, department };
 }
 
-/** The departments of an organization in hierarchy order, selected as the caller asks (GraphQL). */
-export async function orderedDepartments<T extends { id: string; parentId: string | null }>(
-  ctx: Context,
-  organizationId: string,
-  find: (args: { where: Prisma.DepartmentWhereInput; orderBy: Prisma.DepartmentOrderByWithRelationInput[] }) => Promise<T[]>,
-): Promise<T[]> {
-  const departments = await find({ where: { organizationId }, orderBy: [{ title: 'asc' }, { id: 'asc' }] });
-  return hierarchyOrder(departments).map((d) => d.department);
+/** Every department of an organization (loaded with `departmentQueries.all`) in hierarchy order, as the contract lists them. */
+export const inHierarchyOrder = <T extends { id: string; parentId: string | null }>(departments: T[]): T[] => hierarchyOrder(departments).map((d) => d.department);
+
+/** A department by identification string when the viewer may view its organization, else null (a node lookup). */
+export async function findVisibleDepartment(ctx: Context, id: string, query: DepartmentSelection = {}): Promise<Department | null> {
+  return ctx.db.department.findFirst({ ...query, where: { id, organization: await visibleOrganizationsWhere(ctx) } });
 }
 
 /** Level of each department (0 at the root), in the order of the ids: one query for all. */
@@ -141,17 +152,14 @@ export async function departmentLevels(ctx: Context, ids: readonly string[]): Pr
   });
 }
 
-/** Members of each department the viewer may see, in the order of the ids: a few queries per organization. */
+/** Members of each department the viewer may see, in the order of the ids: one count whatever their organizations. */
 export async function departmentMemberCounts(ctx: Context, ids: readonly string[]): Promise<number[]> {
-  const departments = await ctx.db.department.findMany({ where: { id: { in: [...ids] } }, select: { id: true, organization: true } });
-  const organizations = new Map(departments.map((d) => [d.organization.id, d.organization]));
-  const counts = new Map<string, number>();
-  await Promise.all(
-    [...organizations.values()].map(async (organization) => {
-      const access = await organizationAccess(ctx.db, ctx.viewer, organization);
-      for (const [id, n] of await memberCounts(ctx.db, access)) counts.set(id, n);
-    }),
-  );
+  const rows = await ctx.db.organizationMember.groupBy({
+    by: ['departmentId'],
+    where: { AND: [await loaders(ctx).visibleMembersWhere(), { departmentId: { in: [...ids] } }] },
+    _count: { _all: true },
+  });
+  const counts = new Map(rows.map((r) => [r.departmentId, r._count._all]));
   return ids.map((id) => counts.get(id) ?? 0);
 }
 
@@ -199,12 +207,12 @@ async function titleRace<T>(title: string | undefined, write: () => Promise<T>):
   }
 }
 
-export async function createDepartment(ctx: Context, raw: Record<string, unknown>): Promise<Department> {
+export async function createDepartment(ctx: Context, raw: Record<string, unknown>, query: DepartmentSelection = {}): Promise<Department> {
   const input = parseInput(s.createDepartment, raw);
   const organizationId = await managedOrganization(ctx, input.organization);
   const externalId = input.id || null;
   const leaders = input.leaders ?? [];
-  return titleRace(input.title, () =>
+  const created = await titleRace(input.title, () =>
     ctx.db.$transaction(async (tx) => {
       await lockOrganizations(tx, [organizationId]);
       await assertUnique(tx, organizationId, null, { title: input.title });
@@ -212,23 +220,33 @@ export async function createDepartment(ctx: Context, raw: Record<string, unknown
       const parent = input.parent ? await resolveDepartment(tx, organizationId, input.parent, 'parent') : null;
       if (leaders.length) await assertMembers(tx, organizationId, leaders);
       const department = await tx.department.create({
-        data: { id: newId('Department'), organizationId, title: input.title, externalId, parentId: parent?.id ?? null, ...levelsOf(input, defaultLevels) },
+        ...query,
+        data: {
+          id: newId('Department'),
+          organizationId,
+          title: input.title,
+          externalId,
+          parentId: parent?.id ?? null,
+          ...levelsOf(input, defaultLevels),
+          leaders: { create: leaders.map((userId) => ({ userId })) },
+        },
       });
-      if (leaders.length) await tx.departmentLeader.createMany({ data: leaders.map((userId) => ({ departmentId: department.id, userId })) });
       await audit(ctx, tx, 'department.create', department.id);
       return department;
     }),
   );
+  forgetLoaded(ctx);
+  return created;
 }
 
 /** Only the given fields change; new levels are given to the department's members at once. */
-export async function updateDepartment(ctx: Context, raw: Record<string, unknown>): Promise<Department> {
+export async function updateDepartment(ctx: Context, raw: Record<string, unknown>, query: DepartmentSelection = {}): Promise<Department> {
   const input = parseInput(s.updateDepartment, raw);
   const organizationId = await managedOrganization(ctx, input.organization);
-  return titleRace(input.title, () =>
+  const updated = await titleRace(input.title, () =>
     ctx.db.$transaction(async (tx) => {
       await lockOrganizations(tx, [organizationId]);
-      const department = await resolveDepartment(tx, organizationId, input.department);
+      const department = await resolveDepartment(tx, organizationId, input.department, 'department', query);
       const data: Prisma.DepartmentUncheckedUpdateInput = {};
       if (input.title !== undefined && input.title !== department.title) {
         await assertUnique(tx, organizationId, department.id, { title: input.title });
@@ -254,16 +272,15 @@ export async function updateDepartment(ctx: Context, raw: Record<string, unknown
       if (levelsChanged) Object.assign(data, levels);
       if (input.leaders) await assertMembers(tx, organizationId, input.leaders);
       if (Object.keys(data).length === 0 && !input.leaders) return department;
-      const updated = await tx.department.update({ where: { id: department.id }, data });
+      if (input.leaders) data.leaders = { deleteMany: {}, create: input.leaders.map((userId) => ({ userId })) };
       if (levelsChanged) await tx.organizationMember.updateMany({ where: { departmentId: department.id }, data: levels });
-      if (input.leaders) {
-        await tx.departmentLeader.deleteMany({ where: { departmentId: department.id } });
-        await tx.departmentLeader.createMany({ data: input.leaders.map((userId) => ({ departmentId: department.id, userId })) });
-      }
+      const updated = await tx.department.update({ ...query, where: { id: department.id }, data });
       await audit(ctx, tx, 'department.update', department.id);
       return updated;
     }),
   );
+  forgetLoaded(ctx);
+  return updated;
 }
 
 /**
@@ -283,5 +300,6 @@ export async function deleteDepartment(ctx: Context, raw: Record<string, unknown
     await audit(ctx, tx, 'department.delete', department.id);
     return department;
   });
+  forgetLoaded(ctx);
   return { organizationId, department };
 }

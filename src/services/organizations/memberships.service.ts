@@ -2,9 +2,11 @@ import type { Context } from '../../context.ts';
 import type { Department, Organization, OrganizationMember, Prisma, User } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { assertAllowed, userPolicy } from '../../auth/policy.ts';
-import { assertOrganization, canGrantLevels, organizationAccess, defaultLevels, type MemberLevels, type OrganizationAccess } from '../../auth/organization-policy.ts';
+import { assertOrganization, canGrantLevels, defaultLevels, type MemberLevels, type OrganizationAccess } from '../../auth/organization-policy.ts';
 import { audit } from '../audit/audit.service.ts';
-import { findUser } from '../users/users.service.ts';
+import { findUser, findUsers } from '../users/access.ts';
+import { forgetLoaded, loaders } from '../loaders.ts';
+import type { Selection } from '../query.ts';
 import { parseInput } from '../validation.ts';
 import { findDepartment, levelsOf } from './departments.service.ts';
 import { lockOrganizations, organizationFor, organizationLink } from './organizations.service.ts';
@@ -23,6 +25,7 @@ import { contactOf } from '../notifications/notifications.service.ts';
  */
 
 export type Membership = OrganizationMember & { user: User; department: Department | null; organization: Organization };
+type MembershipSelection = Selection<Prisma.OrganizationMemberFindManyArgs>;
 const include = { user: true, department: true, organization: true } as const;
 const membersOrder: Prisma.OrganizationMemberOrderByWithRelationInput[] = [{ user: { fullName: 'asc' } }, { userId: 'asc' }];
 
@@ -34,33 +37,24 @@ export async function listMembers(ctx: Context, raw: Record<string, unknown>): P
 }
 
 /**
- * The members of one organization the viewer may see, by name, selected as the caller asks (a
- * GraphQL connection). The organization may have been reached through a user the viewer manages
- * without being a member: then it sees no one.
+ * The members an organization shows the viewer, by name, as a relation loaded with the
+ * organizations of a list: the rule of listMembers for every organization at once. An organization
+ * reached without belonging to it (through a user the viewer manages) shows no one.
  */
-export async function visibleMembers<Q extends Omit<Prisma.OrganizationMemberFindManyArgs, 'where' | 'orderBy'>>(ctx: Context, organization: Organization, query: Q) {
-  const { visibleMembers: where } = await organizationAccess(ctx.db, ctx.viewer, organization);
-  return ctx.db.organizationMember.findMany({ ...query, where, orderBy: membersOrder });
+export async function membersQuery(ctx: Context) {
+  return { where: await loaders(ctx).visibleMembersWhere(), orderBy: membersOrder };
 }
+
+const byOrganizationTitle: Prisma.OrganizationMemberOrderByWithRelationInput[] = [{ organization: { title: 'asc' } }, { organizationId: 'asc' }];
+
+/** A user's memberships, by organization title, as a relation loaded with the user (GraphQL). */
+export const userMembershipsQuery = { orderBy: byOrganizationTitle };
 
 /** The organizations of a user the viewer may read, by title. */
 export async function userOrganizations(ctx: Context, raw: Record<string, unknown>): Promise<{ user: User; memberships: Membership[] }> {
   const user = await findUser(ctx, parseInput(s.userRef, raw).user);
-  const memberships = await ctx.db.organizationMember.findMany({
-    where: { userId: user.id },
-    include,
-    orderBy: [{ organization: { title: 'asc' } }, { organizationId: 'asc' }],
-  });
+  const memberships = await ctx.db.organizationMember.findMany({ where: { userId: user.id }, include, orderBy: byOrganizationTitle });
   return { user, memberships };
-}
-
-/** Users by identification string (`me`: the viewer); every one must exist. */
-async function usersByCode(ctx: Context, codes: string[], argument: string): Promise<User[]> {
-  const ids = [...new Set(codes.map((c) => (c === 'me' ? ctx.viewer.user.id : c)))];
-  const found = await ctx.db.user.findMany({ where: { id: { in: ids } } });
-  const missing = ids.find((id) => !found.some((u) => u.id === id));
-  if (missing) throw new ArgumentError(argument, `no user with identification string '${missing}'`, 'NOT_FOUND');
-  return ids.map((id) => found.find((u) => u.id === id)!);
 }
 
 /** Organizations whose members the viewer manages; one it may not manage refuses the whole call. */
@@ -85,7 +79,8 @@ interface WriteRequest {
   arguments: { organizations: string; users: string };
 }
 
-async function writeMemberships(ctx: Context, request: WriteRequest): Promise<Membership[]> {
+/** Writes the memberships; returns their keys, in no particular order. */
+async function writeMemberships(ctx: Context, request: WriteRequest): Promise<MembershipKey[]> {
   const { options } = request;
   const departmentRef = options.department || undefined;
   const levelsGiven = [options.permissionOrganization, options.permissionContent, options.permissionMembers].some((v) => v !== undefined);
@@ -93,11 +88,11 @@ async function writeMemberships(ctx: Context, request: WriteRequest): Promise<Me
     throw new ArgumentError('department', 'should not be combined with the permission_ fields: members of a department take its levels', 'ARGUMENT_CONFLICT');
   }
   const accesses = await managedOrganizations(ctx, request.organizations, request.arguments.organizations);
-  const users = await usersByCode(ctx, request.users, request.arguments.users);
+  const users = await findUsers(ctx, request.users, request.arguments.users);
   const given = levelsOf(options, defaultLevels);
   const keys = await ctx.db.$transaction(async (tx) => {
     await lockOrganizations(tx, accesses.map((a) => a.organization.id));
-    const keys: Prisma.OrganizationMemberWhereInput[] = [];
+    const keys: MembershipKey[] = [];
     for (const access of accesses) {
       const organizationId = access.organization.id;
       const department = departmentRef ? await findDepartment(tx, organizationId, departmentRef) : null;
@@ -125,9 +120,18 @@ async function writeMemberships(ctx: Context, request: WriteRequest): Promise<Me
     }
     return keys;
   });
-  // Read after the commit: relations are loaded by parallel queries, which a transaction's one connection would queue.
-  return ctx.db.organizationMember.findMany({ where: { OR: keys }, include, orderBy: [{ organization: { title: 'asc' } }, { organizationId: 'asc' }, ...membersOrder] });
+  forgetLoaded(ctx);
+  return keys;
 }
+
+type MembershipKey = { organizationId: string; userId: string };
+
+/**
+ * The memberships written, by organization and then name. Read after the commit: relations are
+ * loaded by parallel queries, which a transaction's one connection would queue.
+ */
+const written = (keys: MembershipKey[]) => ({ where: { OR: keys }, orderBy: [...byOrganizationTitle, ...membersOrder] });
+const writtenMemberships = (ctx: Context, keys: MembershipKey[]): Promise<Membership[]> => ctx.db.organizationMember.findMany({ include, ...written(keys) });
 
 /** Email to the user's address; SMS when the user has only a phone; nothing when it has neither. */
 async function notifyMember(
@@ -157,26 +161,30 @@ async function notifyMember(
 /** POST organization:members: `department` and the permission_ arguments exclude each other. */
 export async function addMembers(ctx: Context, raw: Record<string, unknown>): Promise<{ organization: Organization; members: Membership[] }> {
   const { organization, users, ...options } = parseInput(s.addMembers, raw);
-  const members = await writeMemberships(ctx, { organizations: [organization], users, options, fallback: false, arguments: { organizations: 'organization', users: 'users' } });
+  const members = await writtenMemberships(ctx, await writeMemberships(ctx, { organizations: [organization], users, options, fallback: false, arguments: { organizations: 'organization', users: 'users' } }));
   return { organization: members[0]!.organization, members };
 }
 
 /** POST organizations:members: the department's levels where it exists, the permission_ arguments elsewhere. */
 export async function addMembersToOrganizations(ctx: Context, raw: Record<string, unknown>): Promise<Membership[]> {
   const { organizations, users, ...options } = parseInput(s.addMembersToOrganizations, raw);
-  return writeMemberships(ctx, { organizations, users, options, fallback: true, arguments: { organizations: 'organizations', users: 'users' } });
+  return writtenMemberships(ctx, await writeMemberships(ctx, { organizations, users, options, fallback: true, arguments: { organizations: 'organizations', users: 'users' } }));
 }
 
-/** Several organizations and users with the rules of POST organization:members (GraphQL). */
-export async function addMemberships(ctx: Context, raw: Record<string, unknown>): Promise<Membership[]> {
+/**
+ * Several organizations and users with the rules of POST organization:members (GraphQL), by
+ * organization and then name, with what `query` selects.
+ */
+export async function addMemberships(ctx: Context, raw: Record<string, unknown>, query: MembershipSelection = {}): Promise<OrganizationMember[]> {
   const { organizations, users, ...options } = parseInput(s.addMembersToOrganizations, raw);
-  return writeMemberships(ctx, { organizations, users, options, fallback: false, arguments: { organizations: 'organizations', users: 'users' } });
+  const keys = await writeMemberships(ctx, { organizations, users, options, fallback: false, arguments: { organizations: 'organizations', users: 'users' } });
+  return ctx.db.organizationMember.findMany({ ...query, ...written(keys) });
 }
 
 /** POST user:organizations: the rules of POST organization:members. */
 export async function addUserOrganizations(ctx: Context, raw: Record<string, unknown>): Promise<{ user: User; memberships: Membership[] }> {
   const { user, organizations, ...options } = parseInput(s.addUserOrganizations, raw);
-  const memberships = await writeMemberships(ctx, { organizations, users: [user], options, fallback: false, arguments: { organizations: 'organizations', users: 'user' } });
+  const memberships = await writtenMemberships(ctx, await writeMemberships(ctx, { organizations, users: [user], options, fallback: false, arguments: { organizations: 'organizations', users: 'user' } }));
   return { user: memberships[0]!.user, memberships };
 }
 
@@ -186,7 +194,7 @@ export async function addUserOrganizations(ctx: Context, raw: Record<string, unk
  */
 async function removeMemberships(ctx: Context, request: Omit<WriteRequest, 'options' | 'fallback'>): Promise<Removed> {
   const accesses = await managedOrganizations(ctx, request.organizations, request.arguments.organizations);
-  const userIds = (await usersByCode(ctx, request.users, request.arguments.users)).map((u) => u.id);
+  const userIds = (await findUsers(ctx, request.users, request.arguments.users)).map((u) => u.id);
   const removed = await ctx.db.$transaction(async (tx) => {
     await lockOrganizations(tx, accesses.map((a) => a.organization.id));
     const out: Removed['removed'] = [];
@@ -205,6 +213,7 @@ async function removeMemberships(ctx: Context, request: Omit<WriteRequest, 'opti
     }
     return out;
   });
+  forgetLoaded(ctx);
   return { organizations: accesses.map((a) => a.organization.id), users: userIds, removed };
 }
 

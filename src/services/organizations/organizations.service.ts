@@ -2,24 +2,27 @@ import type { Context } from '../../context.ts';
 import type { Organization, Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { organizationAccess, type OrganizationAccess } from '../../auth/organization-policy.ts';
+import { organizationAccess, organizationRights, type OrganizationAccess } from '../../auth/organization-policy.ts';
 import { allowedWhere, assertCan } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/records.ts';
-import { pageWindow, paging } from '../users/users.schemas.ts';
+import { forgetLoaded } from '../loaders.ts';
+import { pageWindow, paging, searchOnly } from '../paging.ts';
+import type { Page, Selection } from '../query.ts';
 import { validateCustomFields } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './organizations.schemas.ts';
 
 type Tx = Prisma.TransactionClient;
+type OrganizationSelection = Selection<Prisma.OrganizationFindUniqueArgs>;
 
 /**
  * Loads an organization the viewer may view (a member, its owner, an instance administrator, or
  * through a permission rule) with what the viewer may do in it. Unknown: NOT_FOUND naming the
  * argument; not the viewer's: 403.
  */
-export async function organizationFor(ctx: Context, code: string, argument = 'organization'): Promise<OrganizationAccess> {
-  const organization = await ctx.db.organization.findUnique({ where: { id: code } });
+export async function organizationFor(ctx: Context, code: string, argument = 'organization', query: OrganizationSelection = {}): Promise<OrganizationAccess> {
+  const organization = await ctx.db.organization.findUnique({ ...query, where: { id: code } });
   if (!organization) throw new ArgumentError(argument, `no organization with identification string '${code}'`, 'NOT_FOUND');
   const access = await organizationAccess(ctx.db, ctx.viewer, organization);
   // Managers and members view it; only the others need their rules looked up.
@@ -45,31 +48,54 @@ export async function visibleOrganizationsWhere(ctx: Context, search?: string): 
   return search ? { AND: [viewable, { title: { contains: search, mode: 'insensitive' } }] } : viewable;
 }
 
-export async function listOrganizations(ctx: Context, raw: Record<string, unknown>): Promise<Organization[]> {
-  const { search, limit, page } = parseInput(paging, raw);
-  return ctx.db.organization.findMany({
-    where: await visibleOrganizationsWhere(ctx, search),
-    orderBy: [{ title: 'asc' }, { id: 'asc' }],
-    ...pageWindow({ search, limit, page }),
-  });
+/** The organizations the viewer may view, by title: one list for both faces, paged as each asks. */
+async function visibleOrganizations(ctx: Context, search: string | undefined, page: Page<Prisma.OrganizationFindManyArgs>): Promise<Organization[]> {
+  return ctx.db.organization.findMany({ ...page, where: await visibleOrganizationsWhere(ctx, search), orderBy: [{ title: 'asc' }, { id: 'asc' }] });
 }
 
-export async function getOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
-  return (await organizationFor(ctx, parseInput(s.organizationRef, raw).organization)).organization;
+/** GET organizations: a page of the contract. */
+export async function listOrganizations(ctx: Context, raw: Record<string, unknown>): Promise<Organization[]> {
+  const { search, limit, page } = parseInput(paging, raw);
+  return visibleOrganizations(ctx, search, pageWindow({ search, limit, page }));
 }
+
+/** The same list as a cursor connection (`page` from GraphQL). */
+export async function organizationsConnection(ctx: Context, raw: Record<string, unknown>, page: Page<Prisma.OrganizationFindManyArgs>): Promise<Organization[]> {
+  return visibleOrganizations(ctx, parseInput(searchOnly, raw).search, page);
+}
+
+export async function getOrganization(ctx: Context, raw: Record<string, unknown>, query: OrganizationSelection = {}): Promise<Organization> {
+  return (await organizationFor(ctx, parseInput(s.organizationRef, raw).organization, 'organization', query)).organization;
+}
+
+/** An organization by identification string when the viewer may view it, else null (a node lookup). */
+export async function findVisibleOrganization(ctx: Context, id: string, query: OrganizationSelection = {}): Promise<Organization | null> {
+  return ctx.db.organization.findFirst({ ...query, where: { AND: [{ id }, await visibleOrganizationsWhere(ctx)] } });
+}
+
+/** What `viewerRights` needs of an organization row: its owner and the viewer's role in it. */
+export const rightsSelection = (ctx: Context) => ({
+  ownerId: true,
+  members: { where: { userId: ctx.viewer.user.id }, select: { permOrganization: true } },
+});
+
+/** What the viewer may do in an organization loaded with `rightsSelection`. */
+export const viewerRights = (ctx: Context, organization: { ownerId: string | null; members: { permOrganization: string }[] }) =>
+  organizationRights(ctx.viewer, organization, organization.members[0]?.permOrganization);
 
 /** Setting the domain is a privileged action: the `privileged_fields` feature must be on (406). */
 async function checkPrivileged(ctx: Context, domain: string | null | undefined): Promise<void> {
   if (domain !== undefined) await ctx.settings.require('privileged_fields', ctx.viewer.user);
 }
 
-export async function createOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
+export async function createOrganization(ctx: Context, raw: Record<string, unknown>, query: OrganizationSelection = {}): Promise<Organization> {
   const input = parseInput(s.createOrganization, raw);
   await checkPrivileged(ctx, input.domain);
   await validateCustomFields(ctx, 'organization', input.customFields);
   const customFields = Object.fromEntries(Object.entries(input.customFields).filter(([, v]) => v !== ''));
   return ctx.db.$transaction(async (tx) => {
     const organization = await tx.organization.create({
+      ...query,
       data: {
         id: newId('Organization'),
         title: input.title,
@@ -89,9 +115,9 @@ export async function createOrganization(ctx: Context, raw: Record<string, unkno
   });
 }
 
-export async function updateOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
+export async function updateOrganization(ctx: Context, raw: Record<string, unknown>, query: OrganizationSelection = {}): Promise<Organization> {
   const input = parseInput(s.updateOrganization, raw);
-  const access = await organizationFor(ctx, input.organization);
+  const access = await organizationFor(ctx, input.organization, 'organization', query);
   await assertCan(ctx, 'organization:update', access.organization);
   await checkPrivileged(ctx, input.domain);
   const { organization } = access;
@@ -108,7 +134,7 @@ export async function updateOrganization(ctx: Context, raw: Record<string, unkno
   }
   if (Object.keys(data).length === 0) return organization;
   return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.organization.update({ where: { id: organization.id }, data });
+    const updated = await tx.organization.update({ ...query, where: { id: organization.id }, data });
     await audit(ctx, tx, 'organization.update', organization.id);
     return updated;
   });
@@ -123,5 +149,6 @@ export async function deleteOrganization(ctx: Context, raw: Record<string, unkno
     await forgetContent(tx, 'organization', access.organization.id);
     await audit(ctx, tx, 'organization.delete', access.organization.id);
   });
+  forgetLoaded(ctx);
   return access.organization;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { code, externalId, float, int, text } from '../validation.ts';
-import { pageWindow, paging } from '../users/users.schemas.ts';
+import { pageWindow, paging } from '../paging.ts';
 import { QUESTION_TYPES, parseFreeTextRules, parseTolerance, splitList } from './answer-checker.ts';
 
 /**

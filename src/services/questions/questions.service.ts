@@ -6,7 +6,7 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { deleteFiles, storeFile } from '../files/files.service.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
-import { isUniqueViolation } from '../users/users.service.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { parseInput } from '../validation.ts';
 import { readMedia, type MediaValue } from './media.ts';
 import { normalizePath, normalizeQuestion, type QuestionData } from './question-input.ts';

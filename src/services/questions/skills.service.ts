@@ -3,7 +3,7 @@ import type { Prisma, Question, Skill } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
-import { isUniqueViolation } from '../users/users.service.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { parseInput } from '../validation.ts';
 import { findQuestion } from './access.ts';
 import { withSelection } from './questions.service.ts';

@@ -4,7 +4,7 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/records.ts';
 import { parseInput } from '../validation.ts';
-import { pageWindow, paging } from '../users/users.schemas.ts';
+import { pageWindow, paging } from '../paging.ts';
 import type { Selection, Window } from '../selection.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
 import { assertActiveLanguage, findQuizSet, viewableQuizSetsWhere } from './access.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { code, externalId, text } from '../validation.ts';
 import { taggableTypes, type TaggableType } from '../content/content-types.ts';
 
-export { pageWindow, paging } from '../users/users.schemas.ts';
+export { pageWindow, paging } from '../paging.ts';
 
 /** `#rgb` or `#rrggbb` in any case, stored as lowercase `#rrggbb` so equal colours compare equal. */
 export const color = () =>

@@ -3,11 +3,10 @@ import type { LoginLink, Prisma, User } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { newId, randomToken } from '../../ids.ts';
 import { sha256 } from '../../auth/secrets.ts';
-import { assertAllowed, userPolicy } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './users.schemas.ts';
-import { findUser } from './users.service.ts';
+import { findEditableUser } from './access.ts';
 
 const DAY = 86_400_000;
 
@@ -71,12 +70,6 @@ export async function createLoginLinkRecord(
 }
 
 const usable = (now = new Date()): Prisma.LoginLinkWhereInput => ({ invalidatedAt: null, expiresAt: { gt: now } });
-
-async function findEditableUser(ctx: Context, code: string): Promise<User> {
-  const user = await findUser(ctx, code);
-  assertAllowed(userPolicy.edit(ctx.viewer, user), 'You do not manage this user');
-  return user;
-}
 
 /** The latest link of the user that can still be used. */
 export async function getLoginLink(ctx: Context, raw: Record<string, unknown>): Promise<{ user: User; link: LoginLink; url: string }> {

@@ -3,55 +3,39 @@ import type { Prisma, User } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId, randomToken } from '../../ids.ts';
 import { hashPassword } from '../../auth/secrets.ts';
-import { assertAllowed, userPolicy } from '../../auth/policy.ts';
+import { userPolicy } from '../../auth/policy.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { audit } from '../audit/audit.service.ts';
+import { pageWindow, paging, searchOnly } from '../paging.ts';
+import type { Page } from '../query.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './users.schemas.ts';
+import { findEditableUser, findManagedUser, findUser, managedUsersWhere, type UserSelection } from './access.ts';
 import { createLoginLinkRecord } from './login-links.service.ts';
 
-/** Resolves a `user` argument (an identification string, or `me`) to a user the viewer may read. */
-export async function findUser(ctx: Context, code: string, argument = 'user'): Promise<User> {
-  if (code === 'me') return ctx.viewer.user;
-  const user = await ctx.db.user.findUnique({ where: { id: code } });
-  if (!user) throw new ArgumentError(argument, `no user with identification string '${code}'`, 'NOT_FOUND');
-  assertAllowed(userPolicy.read(ctx.viewer, user), 'You do not manage this user');
-  return user;
+/** GET users: the managed users (no exam accounts) by name, a page of the contract. */
+export async function listUsers(ctx: Context, raw: Record<string, unknown>): Promise<User[]> {
+  const { search, limit, page } = parseInput(paging, raw);
+  return ctx.db.user.findMany({ where: managedUsersWhere(ctx, search), orderBy: [{ fullName: 'asc' }, { id: 'asc' }], ...pageWindow({ search, limit, page }) });
 }
 
-async function findManagedUser(ctx: Context, code: string): Promise<User> {
-  const user = await findUser(ctx, code);
-  assertAllowed(userPolicy.manage(ctx.viewer, user), 'You do not manage this user');
-  return user;
+/**
+ * The same users for a cursor connection (`page` from GraphQL), oldest first: the order the
+ * dashboard's users connection has always had, which its tests pin.
+ */
+export async function usersConnection(ctx: Context, raw: Record<string, unknown>, page: Page<Prisma.UserFindManyArgs>): Promise<User[]> {
+  const { search } = parseInput(searchOnly, raw);
+  return ctx.db.user.findMany({ ...page, where: managedUsersWhere(ctx, search), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
-/** Users the viewer manages, without generated (exam) accounts; `search` matches name, username or email. */
-export function managedUsersWhere(ctx: Context, search?: string): Prisma.UserWhereInput {
-  return {
-    generated: false,
-    ...(ctx.viewer.user.admin ? {} : { createdById: ctx.viewer.user.id }),
-    ...(search
-      ? {
-          OR: [
-            { fullName: { contains: search, mode: 'insensitive' } },
-            { username: { contains: search, mode: 'insensitive' } },
-            { email: { contains: search, mode: 'insensitive' } },
-          ],
-        }
-      : {}),
-  };
+/** GET user, and GraphQL `user` with what the query selects. */
+export async function getUser(ctx: Context, raw: Record<string, unknown>, query: UserSelection = {}): Promise<User> {
+  return findUser(ctx, parseInput(s.userRef, raw).user, 'user', query);
 }
 
-export async function listUsers(ctx: Context, raw: Record<string, unknown>) {
-  const { search, limit, page } = parseInput(s.paging, raw);
-  return ctx.db.user.findMany({
-    where: managedUsersWhere(ctx, search),
-    orderBy: [{ fullName: 'asc' }, { id: 'asc' }],
-    ...s.pageWindow({ search, limit, page }),
-  });
-}
-
-export async function getUser(ctx: Context, raw: Record<string, unknown>): Promise<User> {
-  return findUser(ctx, parseInput(s.userRef, raw).user);
+/** The user the call acts as: the authenticated viewer, read again only for relations the query asks for. */
+export function viewerUser(ctx: Context, query: UserSelection = {}): Promise<User> {
+  return findUser(ctx, 'me', 'user', query);
 }
 
 async function validateLanguage(ctx: Context, language: string): Promise<void> {
@@ -74,12 +58,6 @@ export async function validateCustomFields(ctx: Context, entity: string, values:
   const known = new Set(configured.map((f) => f.key));
   const unknown = keys.find((k) => !known.has(k));
   if (unknown) throw new ArgumentError(`customFields.${unknown}`, `no custom field '${unknown}' is configured`, 'UNKNOWN_FIELD');
-}
-
-/** A unique-constraint failure (Prisma P2002) on the given column. */
-export function isUniqueViolation(error: unknown, column: string): boolean {
-  const e = error as { code?: unknown; meta?: unknown } | null;
-  return e?.code === 'P2002' && JSON.stringify(e.meta ?? {}).includes(column);
 }
 
 export interface CreatedUser {
@@ -154,16 +132,16 @@ export async function createUser(ctx: Context, raw: Record<string, unknown>): Pr
   return { user, password };
 }
 
-export async function setUserActive(ctx: Context, raw: Record<string, unknown>): Promise<User> {
+export async function setUserActive(ctx: Context, raw: Record<string, unknown>, query: UserSelection = {}): Promise<User> {
   const input = parseInput(s.setUserActive, raw);
-  const user = await findManagedUser(ctx, input.user);
+  const user = await findManagedUser(ctx, input.user, query);
   if (input.active === undefined || input.active === user.enabled) return user;
   // Neither the acting user nor the owner of the calling application: either would lock the caller out.
   if (user.id === ctx.viewer.user.id || user.id === ctx.viewer.owner.id) {
     throw new PermissionError('You cannot disable the account making this call');
   }
   return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.user.update({ where: { id: user.id }, data: { enabled: input.active } });
+    const updated = await tx.user.update({ ...query, where: { id: user.id }, data: { enabled: input.active } });
     await audit(ctx, tx, input.active ? 'user.enable' : 'user.disable', user.id);
     return updated;
   });
@@ -183,8 +161,7 @@ export async function deleteUser(ctx: Context, raw: Record<string, unknown>): Pr
 
 export async function setUserName(ctx: Context, raw: Record<string, unknown>): Promise<{ user: User; changed: boolean }> {
   const input = parseInput(s.setUserName, raw);
-  const user = await findUser(ctx, input.user);
-  assertAllowed(userPolicy.edit(ctx.viewer, user), 'You do not manage this user');
+  const user = await findEditableUser(ctx, input.user);
   const fullName = input.fullName ?? `${input.firstName} ${input.lastName}`;
   const next = {
     firstName: input.firstName,
@@ -204,9 +181,8 @@ export async function setUserName(ctx: Context, raw: Record<string, unknown>): P
 
 export async function setUserGroup(ctx: Context, raw: Record<string, unknown>): Promise<{ user: User; changed: boolean }> {
   const input = parseInput(s.setUserGroup, raw);
-  const user = await findUser(ctx, input.user);
   // The same rule as renaming: the user itself, its manager or an administrator.
-  assertAllowed(userPolicy.edit(ctx.viewer, user), 'You do not manage this user');
+  const user = await findEditableUser(ctx, input.user);
   if (user.group === input.group) return { user, changed: false };
   const updated = await ctx.db.$transaction(async (tx) => {
     const u = await tx.user.update({ where: { id: user.id }, data: { group: input.group } });
@@ -217,9 +193,10 @@ export async function setUserGroup(ctx: Context, raw: Record<string, unknown>): 
 }
 
 /** Finds one visible user by email, username or identification string. */
-export async function searchUser(ctx: Context, raw: Record<string, unknown>): Promise<User> {
+export async function searchUser(ctx: Context, raw: Record<string, unknown>, selection: UserSelection = {}): Promise<User> {
   const { query } = parseInput(s.searchUser, raw);
   const candidates = await ctx.db.user.findMany({
+    ...selection,
     where: { OR: [{ id: query }, { username: query }, { email: { equals: query, mode: 'insensitive' } }] },
     orderBy: { createdAt: 'asc' },
     take: 50,

@@ -1,11 +1,13 @@
-import type { Context, Viewer } from '../../context.ts';
+import type { Context } from '../../context.ts';
 import type { Organization, Prisma, Webhook, WebhookDelivery } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { cancel } from '../../jobs/queue.ts';
-import { assertOrganization, organizationAccess } from '../../auth/organization-policy.ts';
+import { assertOrganization } from '../../auth/organization-policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { organizationFor } from '../organizations/organizations.service.ts';
+import { loaders } from '../loaders.ts';
+import type { Selection } from '../query.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './webhooks.schemas.ts';
 import { checkEndpointHost, EndpointRefusedError } from './address-guard.ts';
@@ -13,9 +15,15 @@ import { enqueueEvent } from './events.ts';
 import { deliverWebhook } from './delivery.ts';
 import { newSigningSecret } from './signature.ts';
 
-/** Webhooks are managed by the organization's managers only (organizationAccess(...).manager). */
+type WebhookSelection = Selection<Prisma.WebhookFindFirstArgs>;
+
+/** Webhooks are read by the organization's managers only (organizationAccess(...).manager). */
+async function managesWebhooksOf(ctx: Context, organization: Organization): Promise<boolean> {
+  return (await loaders(ctx).organizationAccess.load(organization)).manager;
+}
+
 async function assertManager(ctx: Context, organization: Organization): Promise<void> {
-  assertOrganization((await organizationAccess(ctx.db, ctx.viewer, organization)).manager, 'manage webhooks');
+  assertOrganization(await managesWebhooksOf(ctx, organization), 'manage webhooks');
 }
 
 async function managedOrganization(ctx: Context, id: string): Promise<Organization> {
@@ -24,21 +32,18 @@ async function managedOrganization(ctx: Context, id: string): Promise<Organizati
   return access.organization;
 }
 
-async function managedWebhook(ctx: Context, ref: { organization: string; webhook: string }): Promise<{ organization: Organization; webhook: Webhook }> {
+async function managedWebhook(ctx: Context, ref: { organization: string; webhook: string }, query: WebhookSelection = {}): Promise<{ organization: Organization; webhook: Webhook }> {
   const organization = await managedOrganization(ctx, ref.organization);
-  const webhook = await ctx.db.webhook.findFirst({ where: { id: ref.webhook, organizationId: organization.id } });
+  const webhook = await ctx.db.webhook.findFirst({ ...query, where: { id: ref.webhook, organizationId: organization.id } });
   if (!webhook) throw new ArgumentError('webhook', `no webhook with identification string '${ref.webhook}' in this organization`, 'NOT_FOUND');
   return { organization, webhook };
 }
 
-/**
- * The same rule as organizationAccess(...).manager, as a filter: instance administrators, the
- * organization's owner and its admins. Used where webhooks are looked up by id alone (GraphQL nodes).
- */
-export function managedWebhooksWhere(viewer: Viewer): Pick<Prisma.WebhookWhereInput, 'organization'> {
-  if (viewer.user.admin) return {};
-  const userId = viewer.user.id;
-  return { organization: { OR: [{ ownerId: userId }, { members: { some: { userId, permOrganization: 'admin' } } }] } };
+/** A webhook by identification string when the viewer manages its organization, else null (a node lookup). */
+export async function findManagedWebhook(ctx: Context, id: string, query: WebhookSelection = {}): Promise<Webhook | null> {
+  const webhook = await ctx.db.webhook.findUnique({ ...query, where: { id } });
+  const organization = webhook && (await loaders(ctx).organization.load(webhook.organizationId));
+  return organization && (await managesWebhooksOf(ctx, organization)) ? webhook : null;
 }
 
 const conflict = (name: string, rule: string) => new ArgumentError(name, rule, 'ARGUMENT_CONFLICT');
@@ -108,13 +113,14 @@ function checkEndpoint(ctx: Context, endpoint: string): void {
   }
 }
 
-export async function createWebhook(ctx: Context, raw: Record<string, unknown>): Promise<Webhook> {
+export async function createWebhook(ctx: Context, raw: Record<string, unknown>, query: WebhookSelection = {}): Promise<Webhook> {
   const input = parseInput(s.createWebhook, raw);
   const organization = await managedOrganization(ctx, input.organization);
   const auth = await authSettings(ctx, input);
   checkEndpoint(ctx, input.endpoint);
   return ctx.db.$transaction(async (tx) => {
     const webhook = await tx.webhook.create({
+      ...query,
       data: {
         id: newId('Webhook'),
         organizationId: organization.id,
@@ -139,12 +145,12 @@ export async function getWebhook(ctx: Context, raw: Record<string, unknown>): Pr
 }
 
 /** Only `active` changes; a call without it changes nothing. */
-export async function updateWebhook(ctx: Context, raw: Record<string, unknown>): Promise<Webhook> {
+export async function updateWebhook(ctx: Context, raw: Record<string, unknown>, query: WebhookSelection = {}): Promise<Webhook> {
   const input = parseInput(s.updateWebhook, raw);
-  const { webhook } = await managedWebhook(ctx, input);
+  const { webhook } = await managedWebhook(ctx, input, query);
   if (input.active === undefined || input.active === webhook.active) return webhook;
   return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.webhook.update({ where: { id: webhook.id }, data: { active: input.active } });
+    const updated = await tx.webhook.update({ ...query, where: { id: webhook.id }, data: { active: input.active } });
     await audit(ctx, tx, 'webhook.update', webhook.id);
     return updated;
   });
@@ -191,8 +197,18 @@ export async function getWebhookSigningSecret(ctx: Context, raw: Record<string, 
   return ctx.secrets.open(webhook.signingSecretCipher);
 }
 
-/** The organization's webhooks, newest first, for its managers; `query` is the GraphQL selection. */
-export async function listWebhooks(ctx: Context, organization: Organization, query: { include?: Prisma.WebhookInclude; select?: Prisma.WebhookSelect } = {}): Promise<Webhook[]> {
+/** An organization's webhooks, newest first, as a relation loaded with the organizations of a list (GraphQL). */
+export const webhooksQuery = { orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] } satisfies Prisma.WebhookFindManyArgs;
+
+/**
+ * The webhooks of an organization (loaded with `webhooksQuery`) for its managers; others are
+ * refused. The check is batched for the organizations of a list.
+ */
+export async function managedWebhooks<T>(ctx: Context, organization: Organization, webhooks: T[]): Promise<T[]> {
   await assertManager(ctx, organization);
-  return ctx.db.webhook.findMany({ ...query, where: { organizationId: organization.id }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
+  return webhooks;
 }
+
+/** A webhook's most recent deliveries, newest first: 1-100 (default 20). */
+export const recentDeliveriesQuery = (first: number | null | undefined) =>
+  ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: Math.min(Math.max(first ?? 20, 1), 100) }) satisfies Prisma.WebhookDeliveryFindManyArgs;

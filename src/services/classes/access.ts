@@ -1,0 +1,96 @@
+import type { Context } from '../../context.ts';
+import type { Class, ClassAssignment, ClassMember, Prisma } from '../../generated/prisma/client.ts';
+import { ArgumentError, PermissionError } from '../../errors.ts';
+import { allowedWhere, denied } from '../../auth/policy.ts';
+import type { ActionOn } from '../../auth/actions.ts';
+import { loaders } from '../loaders.ts';
+import type { Selection } from '../query.ts';
+
+/**
+ * Who sees and manages which classes, memberships and submissions, under the content permission
+ * policy (src/auth/policy.ts; an organization's teachers and the roles above hold modify on
+ * its classes). Reading a class needs view, or an active membership; seeing every member and every
+ * submission report; managing members and grading control; changing the class and its assignments
+ * modify; deleting it admin. The rules are Prisma filters, so a list, a single lookup and a GraphQL
+ * node lookup apply exactly the same rule in SQL.
+ */
+
+export type ClassSelection = Selection<Prisma.ClassFindManyArgs>;
+export type AssignmentSelection = Selection<Prisma.ClassAssignmentFindManyArgs>;
+
+/** Approved and not expired. */
+export const activeMembershipWhere = (now = new Date()): Prisma.ClassMemberWhereInput => ({
+  approved: true,
+  OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+});
+
+export const isActiveMembership = (m: Pick<ClassMember, 'approved' | 'expiresAt'>, now = new Date()) =>
+  m.approved && (m.expiresAt === null || m.expiresAt > now);
+
+/** Classes on which the viewer may do `action`. */
+export const classesAllowing = (ctx: Context, action: ActionOn<'class'>) =>
+  loaders(ctx).once(`classes:${action}`, async () => (await allowedWhere(ctx, action)) as Prisma.ClassWhereInput);
+
+/** Classes the viewer sees: with view permission, or as an active member. */
+export async function visibleClassesWhere(ctx: Context): Promise<Prisma.ClassWhereInput> {
+  if (ctx.viewer.user.admin) return {};
+  return { OR: [await classesAllowing(ctx, 'class:read'), { members: { some: { userId: ctx.viewer.user.id, ...activeMembershipWhere() } } }] };
+}
+
+/** Memberships the viewer may see: all of a class where it holds report, and its own anywhere. */
+export async function visibleMembershipsWhere(ctx: Context): Promise<Prisma.ClassMemberWhereInput> {
+  if (ctx.viewer.user.admin) return {};
+  return { OR: [{ userId: ctx.viewer.user.id }, { class: await classesAllowing(ctx, 'class:members:read') }] };
+}
+
+/** The memberships of some user the viewer may see: its own, or in classes the viewer sees. */
+export async function userMembershipsWhere(ctx: Context): Promise<Prisma.ClassMemberWhereInput> {
+  if (ctx.viewer.user.admin) return {};
+  return { OR: [{ userId: ctx.viewer.user.id }, { class: await visibleClassesWhere(ctx) }] };
+}
+
+/** Submissions the viewer may see: all of a class where it holds report, and its own. */
+export async function visibleSubmissionsWhere(ctx: Context): Promise<Prisma.AssignmentSubmissionWhereInput> {
+  if (ctx.viewer.user.admin) return {};
+  return { OR: [{ userId: ctx.viewer.user.id }, { assignment: { class: await classesAllowing(ctx, 'class:members:read') } }] };
+}
+
+/** What an action needs: `read` is view permission or an active membership; otherwise the policy's answer. */
+export type Need = 'read' | ActionOn<'class'>;
+
+/**
+ * The classes named by `codes`, in order and without repeats. Every one must exist (NOT_FOUND
+ * naming `argument`) and the viewer must hold what `need` says on every one; nothing is partly done.
+ */
+export async function findClasses(ctx: Context, codes: string[], argument: string, need: Need, query: ClassSelection = {}): Promise<Class[]> {
+  const ids = [...new Set(codes)];
+  const found = new Map((await ctx.db.class.findMany({ ...query, where: { id: { in: ids } } })).map((c) => [c.id, c]));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw new ArgumentError(argument, `no class with identification string '${missing}'`, 'NOT_FOUND');
+  if (!ctx.viewer.user.admin) {
+    const rule = need === 'read' ? await visibleClassesWhere(ctx) : await classesAllowing(ctx, need);
+    const allowed = await ctx.db.class.count({ where: { AND: [{ id: { in: ids } }, rule] } });
+    if (allowed < ids.length) throw need === 'read' ? new PermissionError('You may not see this class') : denied(need);
+  }
+  return ids.map((id) => found.get(id)!);
+}
+
+export const findClass = async (ctx: Context, code: string, need: Need, query: ClassSelection = {}) =>
+  (await findClasses(ctx, [code], 'class', need, query))[0]!;
+
+export async function findAssignment(ctx: Context, code: string, need: Need, query: AssignmentSelection = {}): Promise<ClassAssignment> {
+  const assignment = await ctx.db.classAssignment.findUnique({ ...query, where: { id: code } });
+  if (!assignment) throw new ArgumentError('assignment', `no assignment with identification string '${code}'`, 'NOT_FOUND');
+  await findClass(ctx, assignment.classId, need);
+  return assignment;
+}
+
+/** A class by identification string when the viewer sees it, else null (a node lookup). */
+export async function findVisibleClass(ctx: Context, id: string, query: ClassSelection = {}): Promise<Class | null> {
+  return ctx.db.class.findFirst({ ...query, where: { AND: [{ id }, await visibleClassesWhere(ctx)] } });
+}
+
+/** An assignment by identification string when the viewer sees its class, else null (a node lookup). */
+export async function findVisibleAssignment(ctx: Context, id: string, query: AssignmentSelection = {}): Promise<ClassAssignment | null> {
+  return ctx.db.classAssignment.findFirst({ ...query, where: { id, class: await visibleClassesWhere(ctx) } });
+}

@@ -1,0 +1,71 @@
+import DataLoader from 'dataloader';
+import type { Context } from '../context.ts';
+import type { LibraryDocument, Organization, Prisma } from '../generated/prisma/client.ts';
+import { organizationAccesses, visibleMembersEverywhere, type OrganizationAccess } from '../auth/organization-policy.ts';
+
+/**
+ * The request's DataLoaders: the rows and rules that nested GraphQL fields ask for one parent at a
+ * time, loaded for every parent of a list at once (a loader returns results in the order of its
+ * keys). Built once per request context, never shared between requests, so nothing one viewer
+ * may read reaches another. Writes that change what they hold call `forgetLoaded`.
+ */
+export interface Loaders {
+  organization: DataLoader<string, Organization | null>;
+  /** What the viewer may do in each organization (auth/organization-policy.ts). */
+  organizationAccess: DataLoader<Organization, OrganizationAccess, string>;
+  /** Whether the viewer may see the membership of `userId` in `organizationId`. */
+  visibleMember: DataLoader<{ organizationId: string; userId: string }, boolean, string>;
+  libraryDocument: DataLoader<string, LibraryDocument | null>;
+  /** The members the viewer may see in any organization, as one filter (computed once). */
+  visibleMembersWhere(): Promise<Prisma.OrganizationMemberWhereInput>;
+  /**
+   * A viewer-wide value computed once per request under `key`, such as a permission filter that
+   * every row of a list applies: GraphQL asks a relation for its filter once per parent row.
+   */
+  once<T>(key: string, compute: () => Promise<T>): Promise<T>;
+}
+
+const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
+  const found = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => found.get(id) ?? null);
+};
+
+export function createLoaders(ctx: Context): Loaders {
+  const computed = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+    if (!computed.has(key)) computed.set(key, compute());
+    return computed.get(key) as Promise<T>;
+  };
+  const visibleMembersWhere = () => once('visibleMembers', () => visibleMembersEverywhere(ctx.db, ctx.viewer));
+  return {
+    organization: new DataLoader(async (ids) => byId(ids, await ctx.db.organization.findMany({ where: { id: { in: [...ids] } } }))),
+    organizationAccess: new DataLoader((organizations) => organizationAccesses(ctx.db, ctx.viewer, organizations), { cacheKeyFn: (o) => o.id }),
+    visibleMember: new DataLoader(
+      async (keys) => {
+        const rows = await ctx.db.organizationMember.findMany({
+          where: { AND: [await visibleMembersWhere(), { OR: keys.map((k) => ({ organizationId: k.organizationId, userId: k.userId })) }] },
+          select: { organizationId: true, userId: true },
+        });
+        const seen = new Set(rows.map((r) => `${r.organizationId} ${r.userId}`));
+        return keys.map((k) => seen.has(`${k.organizationId} ${k.userId}`));
+      },
+      { cacheKeyFn: (k) => `${k.organizationId} ${k.userId}` },
+    ),
+    libraryDocument: new DataLoader(async (ids) => byId(ids, await ctx.db.libraryDocument.findMany({ where: { id: { in: [...ids] } } }))),
+    visibleMembersWhere,
+    once,
+  };
+}
+
+/** The loaders of the request `ctx` belongs to; created on first use when the context factory did not. */
+export function loaders(ctx: Context): Loaders {
+  return (ctx.loaders ??= createLoaders(ctx));
+}
+
+/**
+ * After a write to organizations, memberships, departments or library documents: later reads of
+ * the same request (the next mutation of a document, a REST handler reading back) load afresh.
+ */
+export function forgetLoaded(ctx: Context): void {
+  ctx.loaders = undefined;
+}
