@@ -19,3 +19,10 @@ export interface Window<M extends Prisma.ModelName> extends Selection<M> {
   take?: number;
   skip?: number;
 }
+
+/** Whether a selection asks for more than the record's own columns (relations, counts). */
+export const selectsRelations = (query: { include?: object | null; select?: object | null }) =>
+  Object.keys(query.include ?? {}).length > 0 || query.select !== undefined;
+
+/** A selection for the same record reached as a relation of another (`include: { record: … }`). */
+export const asRelation = <Q extends object>(query: Q): Q | true => (Object.keys(query).length > 0 ? query : true);

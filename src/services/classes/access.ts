@@ -4,7 +4,7 @@ import { ArgumentError, PermissionError } from '../../errors.ts';
 import { allowedWhere, denied } from '../../auth/policy.ts';
 import type { ActionOn } from '../../auth/actions.ts';
 import { loaders } from '../loaders.ts';
-import type { Selection } from '../query.ts';
+import type { Selection } from '../selection.ts';
 
 /**
  * Who sees and manages which classes, memberships and submissions, under the content permission
@@ -15,8 +15,8 @@ import type { Selection } from '../query.ts';
  * node lookup apply exactly the same rule in SQL.
  */
 
-export type ClassSelection = Selection<Prisma.ClassFindManyArgs>;
-export type AssignmentSelection = Selection<Prisma.ClassAssignmentFindManyArgs>;
+export type ClassSelection = Selection<'Class'>;
+export type AssignmentSelection = Selection<'ClassAssignment'>;
 
 /** Approved and not expired. */
 export const activeMembershipWhere = (now = new Date()): Prisma.ClassMemberWhereInput => ({

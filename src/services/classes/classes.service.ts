@@ -6,7 +6,7 @@ import { assertCanCreateIn } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/records.ts';
 import { pageWindow, paging, searchOnly } from '../paging.ts';
-import type { Page } from '../query.ts';
+import type { Window } from '../selection.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
 import { findClass, visibleClassesWhere, type ClassSelection } from './access.ts';
@@ -33,7 +33,7 @@ export async function classesWhere(ctx: Context, search?: string): Promise<Prism
 const byTitle: Prisma.ClassOrderByWithRelationInput[] = [{ title: 'asc' }, { id: 'asc' }];
 
 /** The classes the viewer sees, by title: one list for both faces, paged as each asks. */
-async function visibleClasses(ctx: Context, search: string | undefined, page: Page<Prisma.ClassFindManyArgs>): Promise<Class[]> {
+async function visibleClasses(ctx: Context, search: string | undefined, page: Window<'Class'>): Promise<Class[]> {
   return ctx.db.class.findMany({ ...page, where: await classesWhere(ctx, search), orderBy: byTitle });
 }
 
@@ -44,7 +44,7 @@ export async function listClasses(ctx: Context, raw: Record<string, unknown>): P
 }
 
 /** The same list as a cursor connection (`page` from GraphQL). */
-export async function classesConnection(ctx: Context, raw: Record<string, unknown>, page: Page<Prisma.ClassFindManyArgs>): Promise<Class[]> {
+export async function classesConnection(ctx: Context, raw: Record<string, unknown>, page: Window<'Class'>): Promise<Class[]> {
   return visibleClasses(ctx, parseInput(searchOnly, raw).search, page);
 }
 

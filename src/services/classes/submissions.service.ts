@@ -1,10 +1,10 @@
 import type { Context } from '../../context.ts';
-import type { AssignmentSubmission, ClassAssignment, Prisma } from '../../generated/prisma/client.ts';
+import type { AssignmentSubmission, ClassAssignment } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { assertAllowed } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findUsers } from '../users/access.ts';
-import { asRelation, type Selection } from '../query.ts';
+import { asRelation, type Selection } from '../selection.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
 import { activeMembershipWhere, findAssignment, visibleSubmissionsWhere, type AssignmentSelection } from './access.ts';
@@ -12,7 +12,7 @@ import { isOpen } from './assignments.service.ts';
 
 /** Submissions: STARTED (work begun; stands for "files uploaded"), SUBMITTED, GRADED. */
 
-type SubmissionSelection = Selection<Prisma.AssignmentSubmissionUpdateArgs>;
+type SubmissionSelection = Selection<'AssignmentSubmission'>;
 
 /** Submissions the viewer sees, oldest first, as a relation loaded with the assignment (GraphQL). */
 export async function visibleSubmissionsQuery(ctx: Context) {

@@ -6,7 +6,7 @@ import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './competencies.schemas.ts';
 import { loaders } from '../loaders.ts';
-import type { Selection } from '../query.ts';
+import type { Selection } from '../selection.ts';
 import { competencyFeaturesOn, findOrganization, isMemberReader, managerAccess, memberAccess, reportScope, requireCompetencyFeatures, type ReportScope } from './access.ts';
 import { countAssignments, sumRows, type CounterRow, type StatusCounts } from './status.ts';
 import { hierarchyOrder } from '../organizations/departments.service.ts';
@@ -43,7 +43,7 @@ export interface Compliance extends Counters {
 }
 
 const byTitle = [{ title: 'asc' as const }, { id: 'asc' as const }];
-type CompetencySelection = Selection<Prisma.CompetencyFindUniqueArgs>;
+type CompetencySelection = Selection<'Competency'>;
 
 /** The competency a write names, with the manager check of its organization. */
 async function findManagedCompetency(ctx: Context, code: string): Promise<Competency> {
@@ -116,7 +116,7 @@ export async function reportedCompetencies<T>(ctx: Context, organization: Organi
  * and managers of its organization, who read it and its requirements one by one as GET
  * organization:competency:requirements does. Null otherwise.
  */
-export async function findReadableCompetency(ctx: Context, id: string, query: Selection<Prisma.CompetencyFindUniqueArgs> = {}): Promise<Competency | null> {
+export async function findReadableCompetency(ctx: Context, id: string, query: Selection<'Competency'> = {}): Promise<Competency | null> {
   if (!(await competencyFeaturesOn(ctx))) return null;
   const competency = await ctx.db.competency.findUnique({ ...query, where: { id } });
   const organization = competency && (await loaders(ctx).organization.load(competency.organizationId));

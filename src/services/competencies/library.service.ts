@@ -7,10 +7,10 @@ import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './competencies.schemas.ts';
 import { loaders, forgetLoaded } from '../loaders.ts';
-import type { Selection } from '../query.ts';
+import type { Selection } from '../selection.ts';
 import { findOrganization, isMemberReader, managerAccess, memberAccess } from './access.ts';
 
-type DocumentSelection = Selection<Prisma.LibraryDocumentFindUniqueArgs>;
+type DocumentSelection = Selection<'LibraryDocument'>;
 
 /**
  * The organization's library: documents that competencies and requirements attach. Members read

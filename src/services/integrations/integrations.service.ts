@@ -9,11 +9,11 @@ import { forgetContent } from '../content/records.ts';
 import { parseInput } from '../validation.ts';
 import { movedOrganization, resolveOrganization } from '../organizations/content-organization.ts';
 import { pageWindow, paging, searchOnly } from '../paging.ts';
-import type { Page, Selection } from '../query.ts';
+import type { Selection, Window } from '../selection.ts';
 import * as s from './integrations.schemas.ts';
 import { generateKeys, keyKindOf, keysRecord, replacementKeys, type KeysRecord } from './keys.ts';
 
-type IntegrationSelection = Selection<Prisma.IntegrationFindUniqueArgs>;
+type IntegrationSelection = Selection<'Integration'>;
 
 /**
  * Integrations are content under the one permission policy: reading one needs view, activating
@@ -54,7 +54,7 @@ export async function listIntegrations(ctx: Context, raw: Record<string, unknown
  * The same integrations for a cursor connection (`page` from GraphQL), oldest first: the order the
  * dashboard's integrations connection has always had, which its tests pin.
  */
-export async function integrationsConnection(ctx: Context, raw: Record<string, unknown>, page: Page<Prisma.IntegrationFindManyArgs>): Promise<Integration[]> {
+export async function integrationsConnection(ctx: Context, raw: Record<string, unknown>, page: Window<'Integration'>): Promise<Integration[]> {
   const { search } = parseInput(searchOnly, raw);
   return ctx.db.integration.findMany({ ...page, where: await visibleIntegrationsWhere(ctx, search), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }

@@ -14,12 +14,12 @@ import { audit } from '../audit/audit.service.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { parseInput } from '../validation.ts';
 import { forgetLoaded, loaders } from '../loaders.ts';
-import type { Selection } from '../query.ts';
+import type { Selection } from '../selection.ts';
 import { lockOrganizations, organizationFor, visibleOrganizationsWhere } from './organizations.service.ts';
 import * as s from './organizations.schemas.ts';
 
 type Tx = Prisma.TransactionClient | Db;
-type DepartmentSelection = Selection<Prisma.DepartmentFindManyArgs>;
+type DepartmentSelection = Selection<'Department'>;
 
 /**
  * Departments of an organization form a tree. A department gives its members its three levels:

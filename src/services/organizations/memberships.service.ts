@@ -6,7 +6,7 @@ import { assertOrganization, canGrantLevels, defaultLevels, type MemberLevels, t
 import { audit } from '../audit/audit.service.ts';
 import { findUser, findUsers } from '../users/access.ts';
 import { forgetLoaded, loaders } from '../loaders.ts';
-import type { Selection } from '../query.ts';
+import type { Selection } from '../selection.ts';
 import { parseInput } from '../validation.ts';
 import { findDepartment, levelsOf } from './departments.service.ts';
 import { lockOrganizations, organizationFor, organizationLink } from './organizations.service.ts';
@@ -25,7 +25,7 @@ import { contactOf } from '../notifications/notifications.service.ts';
  */
 
 export type Membership = OrganizationMember & { user: User; department: Department | null; organization: Organization };
-type MembershipSelection = Selection<Prisma.OrganizationMemberFindManyArgs>;
+type MembershipSelection = Selection<'OrganizationMember'>;
 const include = { user: true, department: true, organization: true } as const;
 const membersOrder: Prisma.OrganizationMemberOrderByWithRelationInput[] = [{ user: { fullName: 'asc' } }, { userId: 'asc' }];
 

@@ -8,13 +8,13 @@ import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/records.ts';
 import { forgetLoaded } from '../loaders.ts';
 import { pageWindow, paging, searchOnly } from '../paging.ts';
-import type { Page, Selection } from '../query.ts';
+import type { Selection, Window } from '../selection.ts';
 import { validateCustomFields } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './organizations.schemas.ts';
 
 type Tx = Prisma.TransactionClient;
-type OrganizationSelection = Selection<Prisma.OrganizationFindUniqueArgs>;
+type OrganizationSelection = Selection<'Organization'>;
 
 /**
  * Loads an organization the viewer may view (a member, its owner, an instance administrator, or
@@ -49,7 +49,7 @@ export async function visibleOrganizationsWhere(ctx: Context, search?: string): 
 }
 
 /** The organizations the viewer may view, by title: one list for both faces, paged as each asks. */
-async function visibleOrganizations(ctx: Context, search: string | undefined, page: Page<Prisma.OrganizationFindManyArgs>): Promise<Organization[]> {
+async function visibleOrganizations(ctx: Context, search: string | undefined, page: Window<'Organization'>): Promise<Organization[]> {
   return ctx.db.organization.findMany({ ...page, where: await visibleOrganizationsWhere(ctx, search), orderBy: [{ title: 'asc' }, { id: 'asc' }] });
 }
 
@@ -60,7 +60,7 @@ export async function listOrganizations(ctx: Context, raw: Record<string, unknow
 }
 
 /** The same list as a cursor connection (`page` from GraphQL). */
-export async function organizationsConnection(ctx: Context, raw: Record<string, unknown>, page: Page<Prisma.OrganizationFindManyArgs>): Promise<Organization[]> {
+export async function organizationsConnection(ctx: Context, raw: Record<string, unknown>, page: Window<'Organization'>): Promise<Organization[]> {
   return visibleOrganizations(ctx, parseInput(searchOnly, raw).search, page);
 }
 

@@ -2,14 +2,14 @@ import type { Context } from '../../context.ts';
 import type { Prisma, User } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { assertAllowed, userPolicy } from '../../auth/policy.ts';
-import { selectsRelations, type Selection } from '../query.ts';
+import { selectsRelations, type Selection } from '../selection.ts';
 
 /**
  * Who reads, edits and manages which users: every service that takes a `user` argument finds it
  * here, and every face shows users through these rules (auth/policy.ts), lists and lookups alike.
  */
 
-export type UserSelection = Selection<Prisma.UserFindUniqueArgs>;
+export type UserSelection = Selection<'User'>;
 
 /**
  * Resolves a `user` argument (an identification string, or `me`) to a user the viewer may read,

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { Prisma, User } from '../../generated/prisma/client.ts';
+import type { User } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId, randomToken } from '../../ids.ts';
 import { hashPassword } from '../../auth/secrets.ts';
@@ -7,7 +7,7 @@ import { userPolicy } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { pageWindow, paging, searchOnly } from '../paging.ts';
-import type { Page } from '../query.ts';
+import type { Window } from '../selection.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './users.schemas.ts';
 import { findEditableUser, findManagedUser, findUser, managedUsersWhere, type UserSelection } from './access.ts';
@@ -23,7 +23,7 @@ export async function listUsers(ctx: Context, raw: Record<string, unknown>): Pro
  * The same users for a cursor connection (`page` from GraphQL), oldest first: the order the
  * dashboard's users connection has always had, which its tests pin.
  */
-export async function usersConnection(ctx: Context, raw: Record<string, unknown>, page: Page<Prisma.UserFindManyArgs>): Promise<User[]> {
+export async function usersConnection(ctx: Context, raw: Record<string, unknown>, page: Window<'User'>): Promise<User[]> {
   const { search } = parseInput(searchOnly, raw);
   return ctx.db.user.findMany({ ...page, where: managedUsersWhere(ctx, search), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }

@@ -7,7 +7,7 @@ import { assertOrganization } from '../../auth/organization-policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { organizationFor } from '../organizations/organizations.service.ts';
 import { loaders } from '../loaders.ts';
-import type { Selection } from '../query.ts';
+import type { Selection } from '../selection.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './webhooks.schemas.ts';
 import { checkEndpointHost, EndpointRefusedError } from './address-guard.ts';
@@ -15,7 +15,7 @@ import { enqueueEvent } from './events.ts';
 import { deliverWebhook } from './delivery.ts';
 import { newSigningSecret } from './signature.ts';
 
-type WebhookSelection = Selection<Prisma.WebhookFindFirstArgs>;
+type WebhookSelection = Selection<'Webhook'>;
 
 /** Webhooks are read by the organization's managers only (organizationAccess(...).manager). */
 async function managesWebhooksOf(ctx: Context, organization: Organization): Promise<boolean> {
