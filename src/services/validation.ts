@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ArgumentError } from '../errors.ts';
+import { CONTROL_CHARACTER_RULE, findControlCharacter } from './control-characters.ts';
 
 /**
  * Input primitives shared by every service. The REST contract sends every value as text, GraphQL
@@ -115,16 +116,24 @@ export function list<T extends z.ZodType>(item: T, max = 1000, min = 1) {
   );
 }
 
-/** JSON text (or a native JSON value from a JSON body). */
+/**
+ * JSON text (or a native JSON value from a JSON body). Escapes such as `\u0000` inside the text
+ * only become characters here, after the edge of the faces has looked at the request.
+ */
 export function json() {
-  return z.preprocess((v) => {
-    if (typeof v !== 'string') return v;
-    try {
-      return JSON.parse(v) as unknown;
-    } catch {
-      return Symbol.for('invalid-json');
-    }
-  }, z.custom<unknown>((v) => v !== Symbol.for('invalid-json') && v !== undefined, 'must be valid JSON text'));
+  return z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return Symbol.for('invalid-json');
+      }
+    },
+    z
+      .custom<unknown>((v) => v !== Symbol.for('invalid-json') && v !== undefined, 'must be valid JSON text')
+      .refine((v) => !findControlCharacter(v), CONTROL_CHARACTER_RULE),
+  );
 }
 
 /** Identification strings are opaque; only their length is checked here, existence by the service. */

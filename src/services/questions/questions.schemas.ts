@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { code, externalId, float, int, text } from '../validation.ts';
+import { CONTROL_CHARACTER_RULE, findControlCharacter } from '../control-characters.ts';
 import { pageWindow, paging } from '../users/users.schemas.ts';
 import { QUESTION_TYPES, parseFreeTextRules, parseTolerance, splitList } from './answer-checker.ts';
 
@@ -93,14 +94,20 @@ const fileTypes = () =>
 
 /** Zone geometry as authored by the question editor: JSON text, a JSON value, or plain text. */
 const zones = () =>
-  z.preprocess((v) => {
-    if (typeof v !== 'string') return v;
-    try {
-      return JSON.parse(v) as unknown;
-    } catch {
-      return v;
-    }
-  }, z.union([z.string().max(65_535), z.array(z.unknown()).max(1000), z.record(z.string(), z.unknown())], { error: 'must be zone text or JSON' }));
+  z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return v;
+      }
+    },
+    // Escapes in JSON text become characters only here, after the edge has looked at the request.
+    z
+      .union([z.string().max(65_535), z.array(z.unknown()).max(1000), z.record(z.string(), z.unknown())], { error: 'must be zone text or JSON' })
+      .refine((v) => !findControlCharacter(v), CONTROL_CHARACTER_RULE),
+  );
 
 const note = () => optional(text(1, 65_535));
 const title = () => optional(text(1, 255));
