@@ -9,6 +9,7 @@ import { UnavailableError } from '../errors.ts';
 import type { RateLimiter } from '../rest/rate-limit.ts';
 import { schema } from './schema.ts';
 import { maskError } from './errors.ts';
+import { useInputHygiene } from './plugins/input-hygiene.ts';
 
 export interface GraphQLHandler {
   fetch(request: Request): Promise<Response>;
@@ -26,6 +27,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'Learning platform GraphQL' },
     landingPage: false,
+    plugins: [useInputHygiene()],
     logging: false,
     maskedErrors: {
       maskError: (error) => {
