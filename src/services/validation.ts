@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ArgumentError } from '../errors.ts';
-import { CONTROL_CHARACTER_RULE, findControlCharacter } from './control-characters.ts';
+import { findInputProblem } from './input-rules.ts';
 
 /**
  * Input primitives shared by every service. The REST contract sends every value as text, GraphQL
@@ -116,10 +116,7 @@ export function list<T extends z.ZodType>(item: T, max = 1000, min = 1) {
   );
 }
 
-/**
- * JSON text (or a native JSON value from a JSON body). Escapes such as `\u0000` inside the text
- * only become characters here, after the edge of the faces has looked at the request.
- */
+/** JSON text (or a native JSON value from a JSON body). */
 export function json() {
   return z.preprocess(
     (v) => {
@@ -132,8 +129,19 @@ export function json() {
     },
     z
       .custom<unknown>((v) => v !== Symbol.for('invalid-json') && v !== undefined, 'must be valid JSON text')
-      .refine((v) => !findControlCharacter(v), CONTROL_CHARACTER_RULE),
+      .superRefine(obeysInputRules),
   );
+}
+
+/**
+ * Parsed JSON text obeys the rules the edge of both faces checks on the request itself: escapes
+ * such as `\u0000` and the depth of the value only exist once the text is parsed.
+ */
+export function obeysInputRules(value: unknown, ctx: z.RefinementCtx): void {
+  const problem = findInputProblem(value);
+  const message = problem && (problem.path.length ? `${problem.rule} (at ${problem.path.join('.')})` : problem.rule);
+  // Later checks of the value (its JSON length, its shape) must not see it: they could overflow.
+  if (message) ctx.addIssue({ code: 'custom', message, continue: false });
 }
 
 /** Identification strings are opaque; only their length is checked here, existence by the service. */

@@ -29,7 +29,7 @@ async function refusedInput(query: string, variables: Record<string, unknown>, a
   return error;
 }
 
-describe('control characters in GraphQL input', () => {
+describe('control characters and nesting in GraphQL input', () => {
   const USERS = 'query($s: String) { users(first: 5, search: $s) { edges { node { id } } } }';
   const CREATE_ORG = 'mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id title } }';
 
@@ -76,10 +76,49 @@ describe('control characters in GraphQL input', () => {
     }
   });
 
+  it('nested too deeply in a variable are refused, also far deeper than the call stack allows', async () => {
+    for (const levels of [40, 100_000]) {
+      // Written as text: a value this deep is too deep for JSON.stringify itself.
+      const deep = `${'['.repeat(levels)}"x"${']'.repeat(levels)}`;
+      const response = await t.app.fetch(
+        new Request(`${BASE_URL}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${t.admin.app}:${t.admin.secret}` },
+          body: `{"query":${JSON.stringify(CREATE_ORG)},"variables":{"input":{"title":"Org","customFields":{"deep":${deep}}}}}`,
+        }),
+      );
+      const body = (await response.json()) as { errors: GraphQLErrorBody[]; data?: unknown };
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors[0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'deep' });
+      expect(body.errors[0]!.message).toBe("Argument 'deep': must not nest more than 32 lists and objects inside each other");
+    }
+  });
+
   it('leave tab, line feed and carriage return alone', async () => {
     const r = await t.gql(CREATE_ORG, { input: { title: 'One\ttwo\r\nthree' } });
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.createOrganization.title).toBe('One\ttwo\r\nthree');
+  });
+});
+
+describe('the size of a document', () => {
+  it('is limited in tokens, so that deeply nested literals are a parse error and not an exhausted stack', async () => {
+    const errorLog = vi.spyOn(t.platform.log, 'error');
+    for (const levels of [1000, 100_000]) {
+      const r = await t.gql(`{ users(first: 1, search: ${'['.repeat(levels)}"x"${']'.repeat(levels)}) { edges { node { id } } } }`);
+      expect(r.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+      expect(r.body.errors?.[0]?.message).toMatch(/1500 tokens/);
+    }
+    const aliases = await t.gql(`{ ${Array.from({ length: 600 }, (_, i) => `a${i}: me { id }`).join(' ')} }`);
+    expect(aliases.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect(errorLog).not.toHaveBeenCalled();
+    errorLog.mockRestore();
+  });
+
+  it('leaves room for the largest operations a dashboard sends', async () => {
+    const r = await t.gql(`{ ${Array.from({ length: 200 }, (_, i) => `a${i}: me { id }`).join(' ')} }`);
+    expect(r.body.errors).toBeUndefined();
+    expect(Object.keys(r.body.data)).toHaveLength(200);
   });
 });
 

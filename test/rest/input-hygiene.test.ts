@@ -130,6 +130,36 @@ describe('control characters', () => {
   });
 });
 
+describe('deeply nested JSON', () => {
+  /** Written as text: a value this deep is too deep for JSON.stringify itself. */
+  const deep = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+
+  it('in a JSON body or in JSON text is refused naming the argument, also far deeper than the call stack allows', async () => {
+    for (const levels of [40, 100_000]) {
+      const response = await t.app.fetch(
+        new Request(`${BASE_URL}/api/organization:webhook:trigger`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${t.admin.app}:${t.admin.secret}` },
+          body: `{"organization":"x","webhook":"x","data":{"a":${deep(levels)}}}`,
+        }),
+      );
+      expect(response.status).toBe(403);
+      const { error } = (await response.json()) as { error: { code: string; argument: string; message: string } };
+      expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'data' });
+      expect(error.message).toContain('must not nest more than 32 lists and objects inside each other');
+      const org = (await t.rpc('POST', 'organization', { title: `Deep ${levels}` })).body.organization as string;
+      const text = await t.rpc('POST', 'organization:webhook:trigger', { organization: org, webhook: harmless, data: `{"a":${deep(levels)}}` });
+      expectError(text, 403, 'INVALID_ARGUMENT', 'data');
+    }
+  });
+
+  it('up to the limit is left to the operation', async () => {
+    const org = (await t.rpc('POST', 'organization', { title: 'Nested' })).body.organization as string;
+    const r = await t.rpc('POST', 'organization:webhook:trigger', { organization: org, webhook: harmless, data: JSON.parse(`{"a":${deep(20)}}`) }, { encoding: 'json' });
+    expectError(r, 403, 'NOT_FOUND', 'webhook');
+  });
+});
+
 describe('malformed requests', () => {
   it('a malformed percent-encoding in the endpoint is an unknown endpoint', async () => {
     const r = await t.app.fetch(new Request(`${BASE_URL}/api/v1/%E0%A4%A`));

@@ -1,6 +1,6 @@
-import { GraphQLError, Kind, BREAK, visit, type DocumentNode, type GraphQLSchema, type ValueNode } from 'graphql';
+import { GraphQLError, Kind, BREAK, parse, visit, type DocumentNode, type GraphQLSchema, type ValueNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { CONTROL_CHARACTER_RULE, findControlCharacter, hasControlCharacter, printable } from '../../services/control-characters.ts';
+import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, printable } from '../../services/input-rules.ts';
 import { uncleanHeader } from '../../http/input-hygiene.ts';
 import { cursorError, pagingUsage, pagingVariableError, type PagingUsage } from './paging-arguments.ts';
 
@@ -8,8 +8,10 @@ import { cursorError, pagingUsage, pagingVariableError, type PagingUsage } from 
  * Bad input is refused before execution, as BAD_USER_INPUT naming the argument, instead of
  * failing inside a resolver or the database as an internal error:
  * - text with control characters (tab, line feed and carriage return aside) in the credentials
- *   (headers and URL parameters), in literals and in variables;
- * - page sizes of connections out of range (paging-arguments.ts), and cursors Pothos cannot read.
+ *   (headers and URL parameters), in literals and in variables, and variables nested too deeply;
+ * - page sizes of connections out of range (paging-arguments.ts), and cursors Pothos cannot read;
+ * - documents of more than MAX_TOKENS tokens, refused by graphql's own parser option: the parser
+ *   recurses once per nesting level and a few thousand nested literals exhaust the call stack.
  *
  * Each check runs where its input is known: credentials as soon as the request is parsed (the
  * context authenticates with them), the document's literals with its validation (yoga caches that
@@ -33,6 +35,9 @@ export function useInputHygiene(): Plugin {
       const error = credentialError(request);
       if (error) setResult({ errors: [error] });
     },
+    onParse({ setParseFn }) {
+      setParseFn((source, options) => parse(source, { ...options, maxTokens: MAX_TOKENS }));
+    },
     onValidate({ params: { schema, documentAST }, setResult }) {
       const { literal } = examine(schema, documentAST);
       if (literal) setResult([literal]);
@@ -55,6 +60,9 @@ export function useInputHygiene(): Plugin {
   };
 }
 
+/** Well above the largest file of operations the dashboard sends (schema/operations: 925). */
+export const MAX_TOKENS = 1500;
+
 interface Examined {
   literal?: GraphQLError;
   paging: PagingUsage;
@@ -62,8 +70,8 @@ interface Examined {
   fed: Map<string, string>;
 }
 
-function badInput(argument: string, node?: ValueNode): GraphQLError {
-  return new GraphQLError(`Argument '${argument}': ${CONTROL_CHARACTER_RULE}`, { nodes: node, extensions: { code: 'BAD_USER_INPUT', argument } });
+function badInput(argument: string, node?: ValueNode, rule = CONTROL_CHARACTER_RULE): GraphQLError {
+  return new GraphQLError(`Argument '${argument}': ${rule}`, { nodes: node, extensions: { code: 'BAD_USER_INPUT', argument } });
 }
 
 /** The credential headers and the URL parameters (`app`, `secret`, `assume`) the context reads. */
@@ -77,16 +85,16 @@ function credentialError(request: Request): GraphQLError | undefined {
 }
 
 /**
- * Text inside a variable is named after the innermost input field holding it, or else the
- * argument the variable is given to; a key with a control character after the object holding it.
+ * A problem inside a variable (input-rules.ts) is named after the innermost input field holding
+ * it, or else the argument the variable is given to; a key after the object holding it.
  */
 function variableError(variables: unknown, fed: Map<string, string>): GraphQLError | undefined {
-  const found = findControlCharacter(variables);
+  const found = findInputProblem(variables);
   if (!found) return undefined;
   const names = found.path.filter((p): p is string => typeof p === 'string');
   const fields = found.inKey ? names.slice(1, -1) : names.slice(1);
   const variable = names[0] ?? 'variables';
-  return badInput(printable(fields.at(-1) ?? fed.get(variable) ?? variable));
+  return badInput(printable(fields.at(-1) ?? fed.get(variable) ?? variable), undefined, found.rule);
 }
 
 /** Which argument or input field each variable of the document is given to (the first use). */

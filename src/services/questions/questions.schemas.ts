@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { code, externalId, float, int, text } from '../validation.ts';
-import { CONTROL_CHARACTER_RULE, findControlCharacter } from '../control-characters.ts';
+import { code, externalId, float, int, obeysInputRules, text } from '../validation.ts';
 import { pageWindow, paging } from '../users/users.schemas.ts';
 import { QUESTION_TYPES, parseFreeTextRules, parseTolerance, splitList } from './answer-checker.ts';
 
@@ -103,10 +102,9 @@ const zones = () =>
         return v;
       }
     },
-    // Escapes in JSON text become characters only here, after the edge has looked at the request.
     z
       .union([z.string().max(65_535), z.array(z.unknown()).max(1000), z.record(z.string(), z.unknown())], { error: 'must be zone text or JSON' })
-      .refine((v) => !findControlCharacter(v), CONTROL_CHARACTER_RULE),
+      .superRefine(obeysInputRules),
   );
 
 const note = () => optional(text(1, 65_535));
