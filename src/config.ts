@@ -43,6 +43,12 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: integer(0, 60_000_000).default(1200),
     MAINTENANCE: boolean.default(false),
     ASSUME_TOKEN_TTL_SECONDS: integer(30, 86400).default(3600),
+    /**
+     * scrypt cost of password hashes as log2 of N: 14 is 16 MiB and tens of milliseconds per
+     * hash. Lower values are for test suites, which create many accounts; 17 is the most that
+     * fits the memory one hash may take.
+     */
+    PASSWORD_HASH_COST: integer(1, 17).default(14),
     /** How long a looked-up integration is reused for further calls (0: look up every call). */
     AUTH_CACHE_TTL_MS: integer(0, 60_000).default(1000),
     /** How often an idle worker looks for due jobs (webhook deliveries, messages, timers). */

@@ -63,6 +63,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ MAINTENANCE: '0' }).MAINTENANCE).toBe(false);
   });
 
+  it('takes the password hash cost as log2 of scrypt N, 14 by default, 1 to 17', () => {
+    expect(loadConfig({}).PASSWORD_HASH_COST).toBe(14);
+    expect(loadConfig({ PASSWORD_HASH_COST: '4' }).PASSWORD_HASH_COST).toBe(4);
+    expect(loadConfig({ PASSWORD_HASH_COST: '17' }).PASSWORD_HASH_COST).toBe(17);
+    for (const bad of ['0', '18', 'fast', '12.5']) {
+      expect(problemsOf({ PASSWORD_HASH_COST: bad })).toEqual(['PASSWORD_HASH_COST: must be a whole number from 1 to 17']);
+    }
+  });
+
   it('accepts SECRET_KEY as 64 hex characters or base64 of 32 bytes', () => {
     const key = randomBytes(32);
     expect(loadConfig({ SECRET_KEY: key.toString('hex') }).SECRET_KEY).toBe(key.toString('hex'));

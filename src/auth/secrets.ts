@@ -4,24 +4,33 @@ import { promisify } from 'node:util';
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
 /**
- * Passwords: scrypt, deliberately slow. Parameters are stored with the hash so they can grow later.
+ * Passwords: scrypt, deliberately slow. The cost (log2 of scrypt's N, PASSWORD_HASH_COST) is
+ * stored with each hash, so hashes made at any cost keep verifying when it changes.
  * Format: scrypt$N$r$p$salt$hash (base64url).
  */
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+const R = 8;
+const P = 1;
+const KEYLEN = 32;
+/** scrypt itself caps its memory; this is twice what N and r need (128·N·r bytes). */
+const maxmem = (n: number, r: number) => Math.max(32 * 1024 * 1024, 256 * n * r);
+/** The largest N a stored hash may ask for: PASSWORD_HASH_COST's maximum. */
+const MAX_N = 2 ** 17;
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: number): Promise<string> {
+  const n = 2 ** cost;
   const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 });
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+  const hash = await scryptAsync(password, salt, KEYLEN, { N: n, r: R, p: P, maxmem: maxmem(n, R) });
+  return ['scrypt', n, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const [N, rr, pp] = [Number(n), Number(r), Number(p)];
+  // A stored hash is trusted data, but one that asks for absurd work is refused, not attempted.
+  const sane = N >= 2 && N <= MAX_N && Number.isInteger(Math.log2(N)) && rr >= 1 && rr <= 32 && pp >= 1 && pp <= 16;
+  if (scheme !== 'scrypt' || !salt || !hash || !sane) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
-  });
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, { N, r: rr, p: pp, maxmem: maxmem(N, rr) });
   return timingSafeEqual(actual, expected);
 }
 

@@ -9,6 +9,7 @@ import { requestIdFrom } from '../http/request-id.ts';
 import { schema } from './schema.ts';
 import { isGraphQLError, maskError } from './errors.ts';
 import { endsMaintenance } from './maintenance.ts';
+import { credentialError, useInputHygiene } from './plugins/input-hygiene.ts';
 
 /** What the fast path needs of a call; `call` reaches the context factory through yoga's server context. */
 interface ServerContext {
@@ -115,6 +116,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'Learning platform GraphQL' },
     landingPage: false,
+    plugins: [useInputHygiene()],
     logging: false,
     maskedErrors: { maskError: maskErrors },
     context: (initial: YogaInitialContext & ServerContext): Promise<Context> =>
@@ -154,6 +156,8 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
     },
 
     async json(request, body) {
+      // yoga's request-level checks (onParams) are not run here: a call they refuse goes to yoga.
+      if (credentialError(requestLike(request) as never)) return undefined;
       const params = operationParams(body);
       const entry = params && (prepared.get(params.query) ?? prepare(request, params));
       const operation = entry && getOperationAST(entry.document, params.operationName);

@@ -4,6 +4,7 @@ import { allowedMethods, findOperation } from './operations.ts';
 import { routes } from './routes.ts';
 import { toContractName, toServiceArgs } from './names.ts';
 import type { RateLimiter } from './rate-limit.ts';
+import { assertCleanInput, decodeSegment } from '../http/input-hygiene.ts';
 
 export interface RestRequest {
   method: string;
@@ -85,7 +86,7 @@ export class RestRouter {
 
   private async route(req: RestRequest): Promise<{ endpoint: string; response: RestResponse }> {
     const m = /^\/(?:v([^/]*)\/)?([^/]+)\/?$/.exec(req.path);
-    const endpoint = m?.[2] ? decodeURIComponent(m[2]) : '';
+    const endpoint = m?.[2] ? decodeSegment(m[2]) : '';
     if (!m || !ENDPOINT.test(endpoint) || allowedMethods(endpoint).length === 0) {
       throw new UnknownEndpointError(endpoint || req.path);
     }
@@ -93,6 +94,7 @@ export class RestRouter {
     if (!operation) throw new MethodNotAllowedError(req.method, allowedMethods(endpoint));
     const bodyArgs = req.method === 'GET' ? {} : await req.body();
     const args: Record<string, unknown> = { ...Object.fromEntries(req.query), ...bodyArgs };
+    assertCleanInput(args, req.headers);
 
     const requested = m[1] !== undefined ? m[1] : typeof args.version === 'string' ? args.version : undefined;
     const version = requested === undefined ? undefined : normaliseVersion(requested);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ArgumentError } from '../errors.ts';
+import { findInputProblem } from './input-rules.ts';
 
 /**
  * Input primitives shared by every service. The REST contract sends every value as text, GraphQL
@@ -117,14 +118,30 @@ export function list<T extends z.ZodType>(item: T, max = 1000, min = 1) {
 
 /** JSON text (or a native JSON value from a JSON body). */
 export function json() {
-  return z.preprocess((v) => {
-    if (typeof v !== 'string') return v;
-    try {
-      return JSON.parse(v) as unknown;
-    } catch {
-      return Symbol.for('invalid-json');
-    }
-  }, z.custom<unknown>((v) => v !== Symbol.for('invalid-json') && v !== undefined, 'must be valid JSON text'));
+  return z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return Symbol.for('invalid-json');
+      }
+    },
+    z
+      .custom<unknown>((v) => v !== Symbol.for('invalid-json') && v !== undefined, 'must be valid JSON text')
+      .superRefine(obeysInputRules),
+  );
+}
+
+/**
+ * Parsed JSON text obeys the rules the edge of both faces checks on the request itself: escapes
+ * such as `\u0000` and the depth of the value only exist once the text is parsed.
+ */
+export function obeysInputRules(value: unknown, ctx: z.RefinementCtx): void {
+  const problem = findInputProblem(value);
+  const message = problem && (problem.path.length ? `${problem.rule} (at ${problem.path.join('.')})` : problem.rule);
+  // Later checks of the value (its JSON length, its shape) must not see it: they could overflow.
+  if (message) ctx.addIssue({ code: 'custom', message, continue: false });
 }
 
 /** Identification strings are opaque; only their length is checked here, existence by the service. */

@@ -10,6 +10,9 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export const BASE_URL = 'http://service.test';
 
+/** scrypt N = 16 instead of 16 384: hashing stays real (the same code and format), but costs microseconds. */
+export const TEST_PASSWORD_HASH_COST = '4';
+
 export interface Caller {
   user: User;
   app: string;
@@ -52,7 +55,16 @@ export interface TestApp {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   // Tests change rows directly, so credentials are looked up on every call unless a test asks otherwise.
-  const config: Config = loadConfig({ BASE_URL, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0', AUTH_CACHE_TTL_MS: '0', DATA_DIR: '/nonexistent', ...env });
+  // Every test app creates accounts: at the production password cost they would take most of the run.
+  const config: Config = loadConfig({
+    BASE_URL,
+    RATE_LIMIT_PER_SECOND: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    AUTH_CACHE_TTL_MS: '0',
+    DATA_DIR: '/nonexistent',
+    PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
+    ...env,
+  });
   const platform = createPlatform({ config, db: db.prisma, log: pino({ level: 'silent' }), secretKey: randomBytes(32) });
   const app = createApp(platform, { ready: true });
 

@@ -1,115 +1,97 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   allowedMethods,
+  COMMON_ARGUMENTS,
   findOperation,
+  NOT_SHOWN_ENDPOINTS,
   operations,
   PERMISSION_PREFIXES,
   TAGGABLE_TYPES,
   type Area,
   type HttpMethod,
+  type Operation,
 } from '../../src/rest/operations.ts';
+import {
+  bulletsA,
+  bulletsB,
+  examSettingNames,
+  namedEndpointsA,
+  namedEndpointsB,
+  notShownEndpoints,
+  pagingParameters,
+  permissionTable,
+  taggableTypeList,
+  type DocumentedBullet,
+} from '../fixtures/contract-documents.ts';
 
 // ---------------------------------------------------------------------------
-// Reading the contract documents at test time
+// The facts of the contract documents, as the fixture copies them
 // ---------------------------------------------------------------------------
 
-const SPEC_DIR = path.resolve(process.cwd(), '../shared/spec');
-const METHOD = '(?:GET|POST|PUT|PATCH|DELETE)';
-
-/** Endpoints named with methods but whose contract is "not shown" (Document B, Exam journeys). */
-const NOT_SHOWN = new Set(['exam:journey', 'exam:round', 'exam:certificates']);
-
-interface ParsedDoc {
+interface Doc {
   document: 'A' | 'B';
-  /** The text of the "## Endpoints" section (up to the next "## " heading). */
-  endpointsSection: string;
-  /** Method + endpoint pairs stated by bullets, with the "###" heading they appear under. */
-  bullets: { methods: HttpMethod[]; endpoint: string; section: string }[];
+  bullets: readonly DocumentedBullet[];
+  /** Endpoint names in backticks in the Endpoints section. */
+  named: readonly string[];
 }
 
-function parseDoc(document: 'A' | 'B'): ParsedDoc {
-  const file = path.join(SPEC_DIR, `document-${document.toLowerCase()}.md`);
-  const lines = readFileSync(file, 'utf8').split(/\r?\n/);
-  const start = lines.findIndex((l) => /^## Endpoints\s*$/.test(l));
-  if (start < 0) throw new Error(`no "## Endpoints" section in ${file}`);
-  let end = lines.findIndex((l, i) => i > start && /^## /.test(l));
-  if (end < 0) end = lines.length;
-  const section = lines.slice(start, end);
-
-  const bullets: ParsedDoc['bullets'] = [];
-  const bulletRe = new RegExp(`^\\s*- (${METHOD}(?:/${METHOD})*) \`([^\`]+)\``);
-  let heading = '';
-  for (const line of section) {
-    const h = /^### (.+?)\s*$/.exec(line);
-    if (h) {
-      heading = h[1]!;
-      continue;
-    }
-    const m = bulletRe.exec(line);
-    if (m) bullets.push({ methods: m[1]!.split('/') as HttpMethod[], endpoint: m[2]!, section: heading });
-  }
-  return { document, endpointsSection: section.join('\n'), bullets };
-}
-
-/**
- * Endpoint names in backticks: any backticked token right after an HTTP method
- * ("GET `x`", "GET/POST `x`", "GET and POST `x`"), plus any backticked token shaped
- * like a colon path (`class:members`).
- */
-function endpointNamesIn(text: string): Set<string> {
-  const names = new Set<string>();
-  const afterMethod = new RegExp(`\\b${METHOD}(?:(?:/| and | or |, )${METHOD})* \`([^\`]+)\``, 'g');
-  for (const m of text.matchAll(afterMethod)) names.add(m[1]!);
-  for (const m of text.matchAll(/`([a-z][a-z-]*(?::[a-z-]+)+)`/g)) names.add(m[1]!);
-  return names;
-}
-
-const docA = parseDoc('A');
-const docB = parseDoc('B');
-const docs = [docA, docB];
+const docs: Doc[] = [
+  { document: 'A', bullets: bulletsA, named: namedEndpointsA },
+  { document: 'B', bullets: bulletsB, named: namedEndpointsB },
+];
 
 const isTemplated = (endpoint: string) => endpoint.includes('<');
 const pairKey = (method: string, endpoint: string) => `${method} ${endpoint}`;
 
 /** Prefixes from the "Path prefix" column of the permission table of Document A. */
-function permissionPrefixesFromDoc(): string[] {
-  const text = docA.endpointsSection;
-  const from = text.indexOf('### Content permissions and transfer');
-  const to = text.indexOf('### ', from + 4);
-  const rows = text
-    .slice(from, to)
-    .split('\n')
-    .filter((l) => l.startsWith('|') && !/^\|\s*-/.test(l) && !/Path prefix/.test(l));
-  return rows.map((r) => r.split('|').map((c) => c.trim())[3]!);
-}
+const permissionPrefixesFromDoc = (): string[] => permissionTable.map((row) => row[2]);
 
 /** Taggable types from "For each taggable type (...)" in Document A ("Quiz set using parameter quiz" -> quiz). */
 function taggableTypesFromDoc(): string[] {
-  const m = /For each taggable type \(([^)]*)\)/.exec(docA.endpointsSection);
-  if (!m) throw new Error('taggable type list not found');
-  return m[1]!.split(',').map((s) => {
+  return taggableTypeList.split(',').map((s) => {
     const item = s.trim();
     return /using parameter (\w+)/.exec(item)?.[1] ?? item;
   });
 }
 
+interface Stated {
+  document: 'A' | 'B';
+  section: string;
+  bullet: DocumentedBullet;
+  /** The bullets before it in the same document, nearest first ("same input" refers to them). */
+  before: readonly DocumentedBullet[];
+  /** What `<p>` stands for in a templated bullet. */
+  parameter?: string;
+}
+
 /** Every method + endpoint pair the documents state, with the templated families expanded. */
-function statedPairs(): Map<string, { document: 'A' | 'B'; section: string }> {
-  const out = new Map<string, { document: 'A' | 'B'; section: string }>();
+function statedPairs(): Map<string, Stated> {
+  const out = new Map<string, Stated>();
   const prefixes = permissionPrefixesFromDoc();
+  const parameters = new Map(permissionTable.map((row) => [row[2], row[1]]));
   const types = taggableTypesFromDoc();
   for (const d of docs) {
-    for (const b of d.bullets) {
-      let eps = [b.endpoint];
-      if (b.endpoint.includes('<prefix>')) eps = prefixes.map((p) => b.endpoint.replace('<prefix>', p));
-      else if (b.endpoint.includes('<type>')) eps = types.map((t) => b.endpoint.replace('<type>', t));
-      for (const ep of eps) for (const m of b.methods) out.set(pairKey(m, ep), { document: d.document, section: b.section });
-    }
+    d.bullets.forEach((b, i) => {
+      let eps: [string, string | undefined][] = [[b.endpoint, undefined]];
+      if (b.endpoint.includes('<prefix>')) eps = prefixes.map((p) => [b.endpoint.replace('<prefix>', p), parameters.get(p)]);
+      else if (b.endpoint.includes('<type>')) eps = types.map((t) => [b.endpoint.replace('<type>', t), t]);
+      for (const [ep, parameter] of eps) {
+        for (const m of b.methods.split('/')) {
+          out.set(pairKey(m, ep), { document: d.document, section: b.section, bullet: b, before: d.bullets.slice(0, i).reverse(), parameter });
+        }
+      }
+    });
   }
   return out;
 }
+
+/** The words of a documented line, with `<p>` read as its parameter. */
+function wordsOf(text: string, parameter?: string): Set<string> {
+  const t = parameter ? text.replaceAll('`<p>`', parameter) : text;
+  return new Set(t.match(/[a-z_{}]+/gi) ?? []);
+}
+
+const names = (o: Operation) => o.arguments.map((a) => a.name);
 
 // ---------------------------------------------------------------------------
 
@@ -131,14 +113,14 @@ describe('operation catalogue', () => {
     const missing: string[] = [];
     let checked = 0;
     for (const d of docs) {
-      for (const name of endpointNamesIn(d.endpointsSection)) {
-        if (isTemplated(name) || NOT_SHOWN.has(name)) continue;
+      for (const name of d.named) {
+        if (isTemplated(name) || notShownEndpoints.includes(name)) continue;
         checked++;
         if (!catalogued.has(name)) missing.push(`${d.document}: ${name}`);
       }
     }
     expect(missing).toEqual([]);
-    expect(checked).toBeGreaterThanOrEqual(60); // the parser really found the endpoints
+    expect(checked).toBeGreaterThanOrEqual(60); // the fixture really holds the endpoints
   });
 
   it('equals exactly the method + endpoint pairs stated by the documents (templates expanded)', () => {
@@ -169,6 +151,7 @@ describe('operation catalogue', () => {
     expect(allowedMethods('exam:round')).toEqual([]);
     expect(allowedMethods('exam:certificates')).toEqual([]);
     expect(operations.some((o) => isTemplated(o.endpoint))).toBe(false);
+    expect([...NOT_SHOWN_ENDPOINTS]).toEqual(notShownEndpoints);
   });
 
   it('expands the templated families from the document lists', () => {
@@ -260,5 +243,140 @@ describe('operation catalogue', () => {
   it('is immutable', () => {
     expect(Object.isFrozen(operations)).toBe(true);
     expect(Object.isFrozen(operations[0])).toBe(true);
+    const user = findOperation('POST', 'user')!;
+    expect(Object.isFrozen(user.arguments)).toBe(true);
+    expect(Object.isFrozen(user.arguments[0])).toBe(true);
+    expect(Object.isFrozen(user.output)).toBe(true);
+    expect(Object.isFrozen(findOperation('GET', 'users')!.output![0]!.fields)).toBe(true);
+  });
+});
+
+describe('documented arguments and output', () => {
+  const stated = statedPairs();
+  const lineOf = (o: Operation) => stated.get(pairKey(o.method, o.endpoint))!;
+  /** The text that states the input: "same input" reads the nearest bullet before that states one. */
+  const inputText = (s: Stated) => [s.bullet, ...s.before].find((b) => !/^same input/.test(b.text))!.text;
+
+  it('marks as required exactly the arguments its line marks (req)', () => {
+    const wrong: string[] = [];
+    for (const o of operations) {
+      const s = lineOf(o);
+      if (o.notShown?.includes('input') && !/\(req/.test(s.bullet.text)) continue;
+      const text = inputText(s).replaceAll('`<p>`', s.parameter ?? '<p>');
+      const documented = new Set([...text.matchAll(/([a-z_]+) \(req[,;)]/g)].map((m) => m[1]!));
+      const deep = (args: Operation['arguments']): string[] => args.flatMap((a) => [...(a.required ? [a.name] : []), ...deep(a.fields ?? [])]);
+      const required = new Set(deep(o.arguments));
+      const topRequired = o.arguments.filter((a) => a.required).map((a) => a.name);
+      for (const name of documented) if (!required.has(name)) wrong.push(`${o.method} ${o.endpoint}: ${name} is (req) but optional`);
+      for (const name of topRequired) if (!documented.has(name)) wrong.push(`${o.method} ${o.endpoint}: ${name} is required but not (req)`);
+    }
+    expect(wrong).toEqual([]);
+    // "(req for LMS integrations)" is a condition, not a plain requirement
+    expect(findOperation('POST', 'integration')!.arguments.find((a) => a.name === 'lti')).toMatchObject({ required: false });
+  });
+
+  it('names each argument in its line (L is the paging parameters, POST exam:settings the settings table)', () => {
+    const wrong: string[] = [];
+    for (const o of operations) {
+      const s = lineOf(o);
+      if (o.notShown?.includes('input') && o.endpoint.endsWith(':tags')) continue;
+      const text = inputText(s);
+      const words = wordsOf(text, s.parameter);
+      if (/^L\b/.test(text)) for (const w of wordsOf(pagingParameters)) words.add(w);
+      if (o.method === 'POST' && o.endpoint === 'exam:settings') for (const w of examSettingNames) words.add(w);
+      for (const name of names(o)) if (!words.has(name)) wrong.push(`${o.method} ${o.endpoint}: ${name}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(names(findOperation('GET', 'users')!)).toEqual(['search', 'limit', 'page']);
+    expect(names(findOperation('POST', 'exam:settings')!)).toEqual(['exam', ...examSettingNames.filter((n) => n !== 'export_attendance')]);
+  });
+
+  it('has an output exactly where its line states one, and says what is not shown', () => {
+    const wrong: string[] = [];
+    for (const o of operations) {
+      const text = lineOf(o).bullet.text;
+      const outputNotShown = /Output of [^.]*: not shown/.test(text);
+      const inputNotShown = /Input of [^.]*: not shown|complete field list of [^.]*: not shown/.test(text);
+      const hasOutput = !outputNotShown && /\bOut\b|\bout\b|\b[Rr]eturns\b|same input and output/.test(text);
+      if (hasOutput !== (o.output !== undefined)) wrong.push(`${o.method} ${o.endpoint}: output ${o.output ? 'listed' : 'missing'}`);
+      if (outputNotShown !== !!o.notShown?.includes('output')) wrong.push(`${o.method} ${o.endpoint}: output not shown`);
+      if (inputNotShown !== !!o.notShown?.includes('input')) wrong.push(`${o.method} ${o.endpoint}: input not shown`);
+    }
+    expect(wrong).toEqual([]);
+    expect(findOperation('GET', 'exam:status')).toMatchObject({ notShown: ['output'] });
+    expect(findOperation('GET', 'exam:status')!.output).toBeUndefined();
+  });
+
+  it('is well-formed: unique names, bounds in order, defaults among the values, no default on a required argument', () => {
+    const wrong: string[] = [];
+    const check = (where: string, args: Operation['arguments']) => {
+      const seen = new Set<string>();
+      for (const a of args) {
+        const at = `${where} ${a.name}`;
+        if (seen.has(a.name)) wrong.push(`${at}: twice`);
+        seen.add(a.name);
+        if (a.min !== undefined && a.max !== undefined && a.min > a.max) wrong.push(`${at}: min > max`);
+        if (a.values && a.default !== undefined && !a.values.includes(String(a.default))) wrong.push(`${at}: default not a value`);
+        if (a.required && a.default !== undefined) wrong.push(`${at}: required with a default`);
+        const types = typeof a.type === 'string' ? [a.type] : a.type;
+        if ((a.items || a.separator) && !types.includes('list')) wrong.push(`${at}: items without list`);
+        if (a.fields && !types.some((t) => t === 'list' || t === 'hash')) wrong.push(`${at}: fields without hash or list`);
+        check(at, a.fields ?? []);
+      }
+    };
+    for (const o of operations) check(`${o.method} ${o.endpoint}`, [...COMMON_ARGUMENTS, ...o.arguments]);
+    expect(wrong).toEqual([]);
+  });
+
+  it('states the documented types, limits and defaults', () => {
+    const arg = (method: HttpMethod, endpoint: string, name: string) => findOperation(method, endpoint)!.arguments.find((a) => a.name === name);
+    expect(arg('POST', 'user', 'username')).toEqual({ name: 'username', required: true, type: 'string', min: 4, max: 64 });
+    expect(arg('POST', 'user', 'email')).toMatchObject({ required: true, type: 'string', format: 'email' });
+    expect(arg('POST', 'user', 'gender')).toMatchObject({ required: false, values: ['male', 'female', 'other'] });
+    expect(arg('POST', 'user', 'color')).toMatchObject({ default: 'default' });
+    expect(arg('POST', 'user:login', 'expires')).toMatchObject({ type: ['integer', 'date'], min: 1, max: 30, default: 1 });
+    expect(arg('POST', 'user:login', 'logins')).toMatchObject({ type: 'integer', max: 255 });
+    expect(arg('POST', 'class:members', 'users')).toMatchObject({ required: true, type: 'list', separator: ',' });
+    expect(arg('POST', 'organization:department', 'leaders')).toMatchObject({ type: 'list', max: 5 });
+    expect(arg('POST', 'organization:webhook', 'retry')).toMatchObject({ values: ['none', 'error'], default: 'error' });
+    expect(arg('POST', 'organization:webhook', 'extra_data')).toMatchObject({ type: 'json' });
+    expect(arg('GET', 'event:permission', 'permission')!.values).toEqual(['view', 'report', 'control', 'modify', 'finances', 'grant', 'admin']);
+    expect(arg('GET', 'quiz:permission', 'permission')!.values).toEqual(['view', 'report', 'control', 'modify', 'grant', 'admin']);
+    expect(arg('POST', 'exam:settings', 'export_format')).toMatchObject({ values: ['csv', 'xlsx'], default: 'xlsx' });
+    expect(arg('POST', 'exam:settings', 'grading_threshold')).toMatchObject({ type: 'number', min: 0, max: 100 });
+    expect(arg('POST', 'question', 'file_count')).toMatchObject({ type: 'integer', min: 1, max: 25, default: 1 });
+    expect(arg('POST', 'question', 'hint')).toMatchObject({ type: 'list', separator: '&&&' });
+    expect(arg('POST', 'question', 'image')).toMatchObject({ type: 'file' });
+    expect(arg('POST', 'quiz:grading-preset', 'title')).toMatchObject({ required: true, min: 1, max: 128 });
+    expect(arg('PUT', 'exam:journey:graph', 'nodes')).toMatchObject({ required: true, type: ['list', 'json'], max: 200 });
+    expect(arg('POST', 'exam:fields', 'fields')!.fields!.map((f) => f.name)).toContain('minlength');
+    expect(COMMON_ARGUMENTS.map((a) => a.name)).toEqual(['app', 'secret', 'assume', 'version']);
+  });
+
+  it('states the documented output fields', () => {
+    const output = (method: HttpMethod, endpoint: string) => findOperation(method, endpoint)!.output;
+    expect(output('GET', 'user:me')).toEqual([
+      { name: 'user' },
+      { name: 'name' },
+      { name: 'status', type: 'boolean' },
+      { name: 'exam', type: 'boolean' },
+    ]);
+    expect(output('GET', 'users')).toEqual([{ name: 'users', type: 'list', fields: [{ name: 'user' }, { name: 'name' }] }]);
+    expect(output('GET', 'class')!.find((f) => f.name === 'start')).toEqual({ name: 'start', type: 'datetime', nullable: true });
+    expect(output('GET', 'organization')!.find((f) => f.name === 'description')).toEqual({ name: 'description', optional: true });
+    expect(output('GET', 'user:login')!.find((f) => f.name === 'url')).toEqual({ name: 'url', type: 'string', format: 'url' });
+    expect(output('GET', 'class:tag')).toEqual([
+      { name: 'tag' },
+      { name: 'content', type: 'hash', fields: [{ name: 'type' }, { name: 'code' }, { name: 'id', type: 'string', nullable: true }] },
+      { name: 'status', type: 'boolean' },
+    ]);
+    expect(output('GET', 'exam:fields')!.find((f) => f.name === 'name')).toEqual({ name: 'name', type: ['boolean', 'string'] });
+    expect(output('GET', 'organization:competency:requirements')!.at(-1)!.fields!.find((f) => f.name === 'documents')).toEqual({
+      name: 'documents',
+      optional: true,
+      type: 'list',
+      items: 'string',
+    });
+    expect(output('GET', 'exam:journey:graph')![0]).toEqual({ name: '$schema', type: 'string', format: 'url' });
   });
 });

@@ -20,7 +20,7 @@ export async function createAccount(
       id: newId('User'),
       username: input.username,
       email: input.email,
-      passwordHash: await hashPassword(input.password ?? randomToken(24)),
+      passwordHash: await hashPassword(input.password ?? randomToken(24), platform.config.PASSWORD_HASH_COST),
       firstName: input.firstName,
       lastName: input.lastName,
       fullName,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { code, externalId, float, int, text } from '../validation.ts';
+import { code, externalId, float, int, obeysInputRules, text } from '../validation.ts';
 import { pageWindow, paging } from '../paging.ts';
 import { QUESTION_TYPES, parseFreeTextRules, parseTolerance, splitList } from './answer-checker.ts';
 
@@ -93,14 +93,19 @@ const fileTypes = () =>
 
 /** Zone geometry as authored by the question editor: JSON text, a JSON value, or plain text. */
 const zones = () =>
-  z.preprocess((v) => {
-    if (typeof v !== 'string') return v;
-    try {
-      return JSON.parse(v) as unknown;
-    } catch {
-      return v;
-    }
-  }, z.union([z.string().max(65_535), z.array(z.unknown()).max(1000), z.record(z.string(), z.unknown())], { error: 'must be zone text or JSON' }));
+  z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return v;
+      }
+    },
+    z
+      .union([z.string().max(65_535), z.array(z.unknown()).max(1000), z.record(z.string(), z.unknown())], { error: 'must be zone text or JSON' })
+      .superRefine(obeysInputRules),
+  );
 
 const note = () => optional(text(1, 65_535));
 const title = () => optional(text(1, 255));

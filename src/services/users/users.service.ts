@@ -78,7 +78,7 @@ export async function createUser(ctx: Context, raw: Record<string, unknown>): Pr
     throw new ArgumentError('username', `'${input.username}' is already taken`, 'USERNAME_TAKEN');
   }
   const password = input.password ?? randomToken(12);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, ctx.config.PASSWORD_HASH_COST);
   const fullName = input.fullName ?? `${input.firstName} ${input.lastName}`;
   let user: User;
   try {

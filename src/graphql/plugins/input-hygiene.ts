@@ -1,0 +1,141 @@
+import { GraphQLError, Kind, BREAK, parse, visit, type DocumentNode, type GraphQLSchema, type ValueNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, printable } from '../../services/input-rules.ts';
+import { uncleanHeader } from '../../http/input-hygiene.ts';
+import { cursorError, pagingUsage, pagingVariableError, type PagingUsage } from './paging-arguments.ts';
+
+/**
+ * Bad input is refused before execution, as BAD_USER_INPUT naming the argument, instead of
+ * failing inside a resolver or the database as an internal error:
+ * - text with control characters (tab, line feed and carriage return aside) in the credentials
+ *   (headers and URL parameters), in literals and in variables, and variables nested too deeply;
+ * - page sizes of connections out of range (paging-arguments.ts), and cursors Pothos cannot read;
+ * - documents of more than MAX_TOKENS tokens, refused by graphql's own parser option: the parser
+ *   recurses once per nesting level and a few thousand nested literals exhaust the call stack.
+ *
+ * Each check runs where its input is known: credentials as soon as the request is parsed (the
+ * context authenticates with them), the document's literals with its validation (yoga caches that
+ * result per document, which is right for what depends on the document alone), and variables just
+ * before execution, when the document tells which argument each one feeds.
+ */
+export function useInputHygiene(): Plugin {
+  const documents = new WeakMap<DocumentNode, Examined>();
+  const examine = (schema: GraphQLSchema, document: DocumentNode): Examined => {
+    let found = documents.get(document);
+    if (!found) {
+      const paging = pagingUsage(schema, document);
+      found = { literal: literalError(document) ?? paging.literal, paging, fed: fedArguments(document) };
+      documents.set(document, found);
+    }
+    return found;
+  };
+
+  return {
+    onParams({ request, setResult }) {
+      const error = credentialError(request);
+      if (error) setResult({ errors: [error] });
+    },
+    onParse({ setParseFn }) {
+      setParseFn((source, options) => parse(source, { ...options, maxTokens: MAX_TOKENS }));
+    },
+    onValidate({ params: { schema, documentAST }, setResult }) {
+      const { literal } = examine(schema, documentAST);
+      if (literal) setResult([literal]);
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const { paging, fed } = examine(args.schema, args.document);
+      const error = variableError(args.variableValues, fed) ?? pagingVariableError(paging, args.variableValues);
+      if (error) {
+        setResultAndStopExecution({ errors: [error] });
+        return;
+      }
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (!('errors' in result) || !result.errors) return;
+          const errors = result.errors.map((e) => cursorError(e) ?? e);
+          if (errors.some((e, i) => e !== result.errors![i])) setResult({ ...result, errors });
+        },
+      };
+    },
+  };
+}
+
+/** Well above the largest file of operations the dashboard sends (schema/operations: 925). */
+export const MAX_TOKENS = 1500;
+
+interface Examined {
+  literal?: GraphQLError;
+  paging: PagingUsage;
+  /** The argument (or input field) each variable is given to. */
+  fed: Map<string, string>;
+}
+
+function badInput(argument: string, node?: ValueNode, rule = CONTROL_CHARACTER_RULE): GraphQLError {
+  return new GraphQLError(`Argument '${argument}': ${rule}`, { nodes: node, extensions: { code: 'BAD_USER_INPUT', argument } });
+}
+
+/** The credential headers and the URL parameters (`app`, `secret`, `assume`) the context reads. */
+export function credentialError(request: Pick<Request, 'headers' | 'url'>): GraphQLError | undefined {
+  const header = uncleanHeader(request.headers);
+  if (header) return badInput(header);
+  if (!request.url.includes('?')) return undefined;
+  for (const [key, value] of new URL(request.url).searchParams) {
+    if (hasControlCharacter(key) || hasControlCharacter(value)) return badInput(printable(key));
+  }
+  return undefined;
+}
+
+/**
+ * A problem inside a variable (input-rules.ts) is named after the innermost input field holding
+ * it, or else the argument the variable is given to; a key after the object holding it.
+ */
+function variableError(variables: unknown, fed: Map<string, string>): GraphQLError | undefined {
+  const found = findInputProblem(variables);
+  if (!found) return undefined;
+  const names = found.path.filter((p): p is string => typeof p === 'string');
+  const fields = found.inKey ? names.slice(1, -1) : names.slice(1);
+  const variable = names[0] ?? 'variables';
+  return badInput(printable(fields.at(-1) ?? fed.get(variable) ?? variable), undefined, found.rule);
+}
+
+/** Which argument or input field each variable of the document is given to (the first use). */
+function fedArguments(document: DocumentNode): Map<string, string> {
+  const fed = new Map<string, string>();
+  const walk = (value: ValueNode, name: string): void => {
+    if (value.kind === Kind.VARIABLE && !fed.has(value.name.value)) fed.set(value.name.value, name);
+    else if (value.kind === Kind.LIST) value.values.forEach((v) => walk(v, name));
+    else if (value.kind === Kind.OBJECT) value.fields.forEach((f) => walk(f.value, f.name.value));
+  };
+  visit(document, { Argument: (node) => walk(node.value, node.name.value) });
+  return fed;
+}
+
+/** Text in a literal value, named after the innermost input field holding it. */
+function valueError(value: ValueNode, name: string): GraphQLError | undefined {
+  switch (value.kind) {
+    case Kind.STRING:
+      return hasControlCharacter(value.value) ? badInput(name, value) : undefined;
+    case Kind.LIST:
+      return value.values.reduce<GraphQLError | undefined>((found, v) => found ?? valueError(v, name), undefined);
+    case Kind.OBJECT:
+      return value.fields.reduce<GraphQLError | undefined>((found, f) => found ?? valueError(f.value, f.name.value), undefined);
+    default:
+      return undefined;
+  }
+}
+
+/** Literals of the document: argument values and the defaults of variables. */
+function literalError(document: DocumentNode): GraphQLError | undefined {
+  let error: GraphQLError | undefined;
+  visit(document, {
+    Argument(node) {
+      error = valueError(node.value, node.name.value);
+      return error ? BREAK : undefined;
+    },
+    VariableDefinition(node) {
+      error = node.defaultValue && valueError(node.defaultValue, node.variable.name.value);
+      return error ? BREAK : undefined;
+    },
+  });
+  return error;
+}

@@ -1,0 +1,50 @@
+import { ArgumentError } from '../errors.ts';
+import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, printable } from '../services/input-rules.ts';
+
+/** The credential forms of the contract that arrive as headers; their text reaches the database. */
+export const CREDENTIAL_HEADERS = Object.freeze(['authorization', 'service-api-app', 'service-api-secret', 'service-api-assume'] as const);
+
+interface HeaderReader {
+  get(name: string): string | null | undefined;
+}
+
+/** The first credential header holding a control character. */
+export function uncleanHeader(headers: HeaderReader): string | undefined {
+  return CREDENTIAL_HEADERS.find((name) => {
+    const value = headers.get(name);
+    return typeof value === 'string' && hasControlCharacter(value);
+  });
+}
+
+/**
+ * The argument breaking an input rule (input-rules.ts) in its value, its name or anywhere inside
+ * a JSON value, with the rule (nested positions are named in the rule, so that the argument
+ * itself stays the contract's name).
+ */
+export function uncleanArgument(args: Record<string, unknown>): { argument: string; rule: string } | undefined {
+  const found = findInputProblem(args);
+  if (!found) return undefined;
+  const [top, ...inside] = found.path.map((p) => printable(String(p)));
+  if (found.inKey && inside.length === 0) return { argument: top!, rule: 'is not a valid argument name: it contains a control character' };
+  return { argument: top!, rule: inside.length ? `${found.rule} (at ${[top, ...inside].join('.')})` : found.rule };
+}
+
+/**
+ * The REST face refuses such input with 403 INVALID_ARGUMENT before it authenticates, so that
+ * nothing malformed reaches a query, credentials included.
+ */
+export function assertCleanInput(args: Record<string, unknown>, headers: HeaderReader): void {
+  const problem = uncleanArgument(args);
+  if (problem) throw new ArgumentError(problem.argument, problem.rule);
+  const header = uncleanHeader(headers);
+  if (header) throw new ArgumentError(header, CONTROL_CHARACTER_RULE);
+}
+
+/** A percent-encoded path segment; malformed encoding reads as no name at all (an unknown endpoint). */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return '';
+  }
+}

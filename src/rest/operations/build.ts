@@ -1,0 +1,122 @@
+import type { Area, Argument, HttpMethod, Operation, OutputField, OutputType, ValueType } from './types.ts';
+
+type Extra = Partial<Omit<Argument, 'name' | 'required' | 'type'>>;
+
+const of =
+  (type: ValueType) =>
+  (name: string, extra: Extra = {}): Argument => ({ name, required: false, type, ...extra });
+
+export const text = of('string');
+export const int = of('integer');
+export const num = of('number');
+export const bool = of('boolean');
+export const date = of('date');
+export const datetime = of('datetime');
+export const json = of('json');
+export const hash = of('hash');
+export const file = of('file');
+export const code = (name: string, extra: Extra = {}) => text(name, { format: 'code', ...extra });
+export const email = (name: string, extra: Extra = {}) => text(name, { format: 'email', ...extra });
+export const phone = (name: string, extra: Extra = {}) => text(name, { format: 'phone', ...extra });
+export const url = (name: string, extra: Extra = {}) => text(name, { format: 'url', ...extra });
+export const oneOf = (name: string, values: readonly string[], extra: Extra = {}) => text(name, { values, ...extra });
+export const list = (name: string, extra: Extra = {}): Argument => ({ name, required: false, type: 'list', items: 'string', separator: ',', ...extra });
+/** Comma-separated identification strings. */
+export const codes = (name: string, extra: Extra = {}) => list(name, { format: 'code', ...extra });
+export const either = (name: string, types: readonly ValueType[], extra: Extra = {}): Argument => ({ name, required: false, type: types, ...extra });
+export const req = (argument: Argument): Argument => ({ ...argument, required: true });
+
+/** The paging parameters L of Document A. */
+export const PAGING: readonly Argument[] = [
+  text('search', { note: 'optional filter' }),
+  int('limit', { default: 16 }),
+  int('page', { default: 1, note: 'not used in search mode' }),
+];
+
+/**
+ * Output fields in the documents' own notation, so each entry reads like its document line:
+ * `users[user, name]` is a list of hashes, `content{type, code, id}` a hash, `description?` a field
+ * present only in some cases, `start:datetime/null` a typed nullable field, `outcomes:string[]` a
+ * list of plain values and `url` (as a type) a string[url].
+ */
+export function out(spec: string): readonly OutputField[] {
+  let i = 0;
+  const fail = (why: string): never => {
+    throw new Error(`output spec ${JSON.stringify(spec)} at ${i}: ${why}`);
+  };
+  const skip = () => {
+    while (spec[i] === ' ') i++;
+  };
+  const read = (re: RegExp) => {
+    skip();
+    const m = re.exec(spec.slice(i));
+    if (!m) return undefined;
+    i += m[0].length;
+    return m[0];
+  };
+  const scalar = (t: string): { type: OutputType; format?: 'url' } => {
+    if (t === 'url') return { type: 'string', format: 'url' };
+    if (!/^(string|integer|number|boolean|date|datetime|hash|list)$/.test(t)) fail(`unknown type ${t}`);
+    return { type: t as OutputType };
+  };
+  const field = (): OutputField => {
+    const name = read(/^[$a-z_][a-z0-9_]*/) ?? fail('field name expected');
+    const f: { -readonly [K in keyof OutputField]: OutputField[K] } = { name };
+    if (read(/^\?/)) f.optional = true;
+    if (read(/^:/)) {
+      const t = read(/^[a-z|]+(\[\])?(\/null)?/) ?? fail('type expected');
+      const nullable = t.endsWith('/null');
+      const bare = t.replace('/null', '');
+      if (bare.endsWith('[]')) {
+        const item = scalar(bare.slice(0, -2));
+        f.type = 'list';
+        f.items = item.type;
+      } else {
+        const types = bare.split('|').map(scalar);
+        f.type = types.length === 1 ? types[0]!.type : types.map((x) => x.type);
+        if (types.some((x) => x.format)) f.format = 'url';
+      }
+      if (nullable) f.nullable = true;
+    }
+    const open = read(/^[[{]/);
+    if (open) {
+      f.type = open === '[' ? 'list' : 'hash';
+      f.fields = fields(open === '[' ? ']' : '}');
+    }
+    return Object.freeze(f);
+  };
+  const fields = (close?: string): readonly OutputField[] => {
+    const result: OutputField[] = [];
+    do result.push(field());
+    while (read(/^,/));
+    if (close && !read(close === ']' ? /^\]/ : /^\}/)) fail(`'${close}' expected`);
+    return Object.freeze(result);
+  };
+  const result = fields();
+  skip();
+  if (i < spec.length) fail('unexpected text');
+  return result;
+}
+
+const freezeArgument = (a: Argument): Argument => Object.freeze({ ...a, ...(a.fields ? { fields: Object.freeze(a.fields.map(freezeArgument)) } : {}) });
+
+/** One operation per method of an endpoint, frozen, with the same arguments and output. */
+export function op(
+  where: { document: 'A' | 'B'; section: string; area: Area },
+  endpoint: string,
+  methods: HttpMethod | readonly HttpMethod[],
+  shape: { args?: readonly Argument[]; output?: string | readonly OutputField[]; notShown?: Operation['notShown'] } = {},
+): Operation[] {
+  const args = Object.freeze((shape.args ?? []).map(freezeArgument));
+  const output = typeof shape.output === 'string' ? out(shape.output) : shape.output;
+  return (typeof methods === 'string' ? [methods] : methods).map((method) =>
+    Object.freeze({
+      method,
+      endpoint,
+      ...where,
+      arguments: args,
+      ...(output ? { output } : {}),
+      ...(shape.notShown ? { notShown: Object.freeze([...shape.notShown]) } : {}),
+    }),
+  );
+}

@@ -1,0 +1,451 @@
+import type { Argument, Operation } from './types.ts';
+import { PAGING, bool, code, codes, datetime, either, file, hash, int, list, num, oneOf, op, req, text } from './build.ts';
+
+/**
+ * Document B: exams, exam settings, user data fields, journeys, results and certificates, Quiz
+ * sets, grading presets and questions.
+ *
+ * Deliberately absent: GET `exam:journey`, GET/POST `exam:round` and POST `exam:certificates`
+ * ("Further endpoints referred to above ...: not shown"), and the endpoint of the journey
+ * user-state record (its path and method are not shown).
+ */
+
+/** Named by Document B with methods, but their contract is not shown; the catalogue leaves them out. */
+export const NOT_SHOWN_ENDPOINTS = Object.freeze(['exam:journey', 'exam:round', 'exam:certificates'] as const);
+
+const exams = { document: 'B', section: 'Exams', area: 'exams' } as const;
+const settings = { document: 'B', section: 'Exam settings', area: 'exams' } as const;
+const fields = { document: 'B', section: 'Exam user data fields', area: 'exams' } as const;
+const journeys = { document: 'B', section: 'Exam journeys', area: 'journeys' } as const;
+const results = { document: 'B', section: 'Results and certificates', area: 'results' } as const;
+const quiz = { document: 'B', section: 'Quiz sets', area: 'quiz' } as const;
+const presets = { document: 'B', section: 'Grading presets', area: 'quiz' } as const;
+const questions = { document: 'B', section: 'Questions', area: 'quiz' } as const;
+
+const organization = (rule: string) => code('organization', { note: rule });
+const COLORS = ['branding', 'red', 'blue', 'yellow', 'green', 'purple', 'gray'];
+
+const EXAM_RECORD = [
+  'exam, id:string/null, title, description?, language, quiz, active:boolean',
+  'status, secure:boolean, start:datetime, end:datetime, deadline:datetime/null, seb_launch_url?:url, seb_config_url?:url',
+].join(', ');
+const SKILLS = 'skills[identifier, title, description?]';
+
+/** Exam settings a POST may change, in the order of the settings table (export_attendance is read only). */
+const EXAM_SETTINGS: Argument[] = [
+  bool('nonblocking', { note: 'always true for homework and survey; cannot be disabled when results exist or tests are paused' }),
+  bool('pausable', { note: 'only for non-blocking exams; always true for homework; cannot be disabled while tests are paused' }),
+  bool('questionless', { note: 'not for survey or championship; frozen while the current round has results' }),
+  either('timelimit', ['integer', 'string'], { default: 'default', note: 'seconds; 0 means no limit; `default` means use the Quiz set setting' }),
+  either('roundtime', ['integer', 'string'], { default: 'default', note: 'seconds, only TURNS Quiz sets; 0 no limit; `default` uses the Quiz set' }),
+  bool('freeze_round', { note: 'managers only' }),
+  bool('archive', { note: 'allows archiving users who have a result; managers only' }),
+  text('grading', { note: 'code of a grading preset, `none`, or `default` (use the Quiz set); not for surveys' }),
+  num('grading_threshold', { min: 0, max: 100, note: 'only for presets with a configurable threshold (type go-nogo-custom)' }),
+  oneOf('view_results', ['after', 'always', 'datetime', 'datetime_blind', 'manual', 'none'], { default: 'after', note: 'not for surveys' }),
+  datetime('view_results_start', { note: 'mandatory with datetime and datetime_blind; between exam start and end' }),
+  text('view_results_identifier', {
+    note: 'label of a unique free-text custom field of the exam; only with datetime and datetime_blind; `none` or empty disables',
+  }),
+  bool('results_page', { note: 'can be disabled only with datetime_blind, manual, none' }),
+  bool('hide_ingame_results'),
+  bool('hide_points', { note: 'always enabled with view_results none' }),
+  bool('hide_grade', { note: 'only together with hide_points; always enabled with none' }),
+  bool('show_in_lasthour', { note: 'only with view_results after' }),
+  oneOf('export_format', ['csv', 'xlsx'], { default: 'xlsx' }),
+  oneOf('export_sort', ['default', 'name'], { default: 'default' }),
+  bool('export_stats', { default: false, note: 'not configurable for surveys' }),
+  bool('export_answers', { default: false, note: 'not for surveys' }),
+  bool('export_points', { default: false, note: 'not for surveys' }),
+  bool('export_suspicion', { default: false, note: 'not for surveys' }),
+  bool('export_finished_only', { default: false, note: 'not for surveys' }),
+  bool('export_custom_fields', { default: true, note: 'not for surveys' }),
+  bool('export_skills', { default: true, note: 'exported only when the Quiz set has skills' }),
+  bool('export_gender', { default: false, note: 'needs special privileges to enable' }),
+  bool('export_journey', { note: 'exported only when the exam starts a journey' }),
+];
+
+const EXAM_SETTINGS_RECORD = [
+  'nonblocking:boolean, pausable:boolean, questionless:boolean, timelimit:integer/null, roundtime:integer/null',
+  'freeze_round:boolean, archive:boolean, grading:string/null, grading_threshold:number, view_results',
+  'view_results_start?:datetime, view_results_identifier?, results_url?:url',
+  'results_page:boolean, hide_ingame_results:boolean, hide_points:boolean, hide_grade:boolean, show_in_lasthour:boolean',
+  'export_format, export_sort, export_stats:boolean, export_answers:boolean, export_points:boolean, export_suspicion:boolean',
+  'export_finished_only:boolean, export_custom_fields:boolean, export_skills:boolean, export_gender:boolean',
+  'export_journey:boolean, export_attendance:boolean',
+].join(', ');
+
+const FIELDS_RECORD = [
+  'exam, name:boolean|string, email:boolean|string, phone:boolean|string',
+  'fields[label, type, required:boolean, description, icon, options?:string[], filtering?:hash, from?, to?, step?, min?, max?, minlength?:integer, maxlength?:integer, pattern?, unique?:boolean]',
+].join(', ');
+
+const builtInField = (name: string) =>
+  either(name, ['boolean', 'string'], { min: 1, max: 255, note: 'true default label, false unused with its other settings kept, other text is the label' });
+
+const CUSTOM_FIELD: Argument[] = [
+  req(text('label', { note: 'unique in the exam; identifies the field, earlier settings of a same-label field serve as defaults' })),
+  oneOf('type', ['text', 'email', 'phone', 'select', 'number', 'from-to', 'date', 'datetime', 'yes-no', 'yes', 'no', 'true-false', 'gender'], {
+    default: 'text',
+  }),
+  bool('required', { default: true }),
+  text('description'),
+  text('icon', { note: "icon class name of the form 'fa-<style> fa-<name>', style one of solid, regular, light, thin, brands" }),
+  list('options', { note: 'mandatory for select, empty ones dropped' }),
+  hash('filtering', { note: 'object keyed by option, select only, previous labels kept if omitted' }),
+  num('from', { note: 'mandatory for from-to, lower than to' }),
+  num('to', { note: 'mandatory for from-to' }),
+  num('step', { note: 'from-to, not 0' }),
+  text('min', { note: 'date and datetime: `now`, YYYY-MM-DD or YYYY-MM-DD HH:MM in UTC' }),
+  text('max', { note: 'date and datetime; not earlier than a fixed min' }),
+  int('minlength', { min: 1, max: 255, note: 'free text fields: text, email, phone' }),
+  int('maxlength', { min: 1, max: 255, note: 'free text fields: text, email, phone' }),
+  text('pattern', { min: 1, max: 255, note: 'regular expression matched against the whole value; needs special privileges' }),
+  bool('unique', { default: false, note: 'free text' }),
+];
+
+const JOURNEY_NODE: Argument[] = [
+  req(text('node', { min: 1, max: 32, note: 'key, unique, letters, digits, - or _' })),
+  req(oneOf('type', ['start', 'exam', 'class', 'quiz', 'condition', 'split', 'notify', 'flag', 'mark', 'wait', 'end'])),
+  text('label', { max: 64 }),
+  hash('position', { note: 'x, y; auto layout when absent' }),
+  hash('config', { note: 'by node type, as the portable journey format describes' }),
+  hash('next', { note: 'maps each output of the node to the key of the next node' }),
+];
+
+const JOURNEY_SETTINGS: Argument[] = [
+  text('title', { max: 255 }),
+  text('description', { max: 1024 }),
+  int('max_visits', { min: 1, max: 50, default: 5 }),
+  bool('restartable'),
+  bool('notify_user'),
+  list('educators', { format: 'code', max: 10, note: 'only the owner and managers of the starting exam' }),
+];
+
+const ISSUES = 'issues?[level, code, node:string/null, output:string/null, message]';
+const JOURNEY_DRAFT = [
+  '$schema:url, schema:integer, exam, journey, active:boolean, version:integer, published:datetime/null, graph',
+  'unpublished_changes:boolean, settings:hash',
+  'nodes[node, type, label, position{x:number, y:number}, config:hash, next:hash, marker, title, content]',
+  `${ISSUES}, publishable?:boolean`,
+].join(', ');
+
+const PLAY = [
+  'play, user, time_start, time_end, questions_total:integer, questions_correct:integer',
+  'points_total:number, points_correct:number, valid:boolean, successful:boolean/null',
+].join(', ');
+
+const PRESET_SUMMARY = 'preset, title, type, language:string/null, configurable:boolean, certificates:boolean, own:boolean, organization:string/null';
+const PRESET_RECORD = `${PRESET_SUMMARY}, used:boolean, grades[threshold:number, grade, text?], successful_all?:boolean`;
+const PRESET_TYPES = ['custom', 'go-nogo-custom', 'hungarian-school', 'hungarian-university'];
+const GRADES = either('grades', ['list', 'json'], {
+  items: 'hash',
+  fields: [num('threshold', { min: 0, max: 100 }), text('grade'), text('text')],
+  note: "ascending; the first item starts at 0 and its threshold is ignored; grade used only with custom, where each must be unique and non-empty",
+});
+
+const QUIZ_RECORD = 'quiz, id:string/null, title, language, description?, mode, type';
+const QUIZ_SETTINGS_RECORD = 'quiz, shuffle:boolean, timelimit:integer/null, roundtime:integer/null, grading, grading_threshold?:integer';
+
+const yesNo = (name: string, note?: string) => oneOf(name, ['+', '-'], { default: '-', note: `'+' means yes, blank or '-' means no${note ? `; ${note}` : ''}` });
+const ampersands = (name: string, note: string) => list(name, { separator: '&&&', note });
+const media = (name: string, note: string) => file(name, { note: `\`<filename>=<data>\` where data is base64 content or a URL; ${note}` });
+
+const QUESTION_TYPES = [
+  'generic', 'text', 'numerical', 'date/time', 'expression', 'choice', 'multiple-choice', 'order', 'grouping', 'pairing',
+  'matrix:generic', 'matrix', 'matrix:expression', 'set', 'set:text', 'true/false', 'free-text', 'file', 'hotspot', 'reading',
+];
+
+const QUESTION_FIELDS: Argument[] = [
+  req(text('id', { min: 1, max: 64 })),
+  req(oneOf('type', QUESTION_TYPES)),
+  req(text('content', { note: 'the question text' })),
+  req(either('answer', ['string', 'list'], { note: 'answers or true statements' })),
+  yesNo('answer_order'),
+  yesNo('answer_hide'),
+  yesNo('answer_indefinite'),
+  ampersands('answer_label', 'labels for the inputs; implies answer_order yes'),
+  int('answer_require', { note: 'number of answers needed for full score; not for choice and free-text' }),
+  text('answer_format', { default: 'normal', note: 'free-text only; `normal`, or `code` optionally with `:<language>`' }),
+  oneOf('question_format', ['NORMAL', 'LATEX', 'LONG'], { default: 'NORMAL' }),
+  text('subject'),
+  text('category'),
+  int('difficulty', { min: 0, max: 5, default: 0, note: '0 unclassified, 1 very easy to 5 very difficult' }),
+  text('path', { default: '/API', note: 'storage folder of the personal question base' }),
+  organization('same rules as for exams; `none` or empty removes an existing question from its organization, only by owner or administrator'),
+  either('options', ['string', 'list'], { note: 'incorrect options or false statements' }),
+  text('options_fix', { note: 'all / abc / first:N / last:N / answers' }),
+  text('options_order', { note: 'explicit order with references ANSWER:N, OPTION:N, OPTION_NONE:N separated by &&&; every answer and option exactly once' }),
+  text('ai', { note: 'any value marks the question as AI generated' }),
+  ampersands('tags', 'user-defined tags registered beforehand'),
+  ampersands('label', 'instance-level labels'),
+  text('source', { note: 'attribution' }),
+  text('note', { note: 'shown to test takers below the question' }),
+  text('private_note', { note: 'hidden from test takers' }),
+  ampersands('hint', 'guiding hints, shown one at a time, not to test takers in exam mode'),
+  text('explanation', { note: 'shown under the answer on the results page, no LaTeX' }),
+  ampersands('solution', 'steps, not to test takers in exam mode'),
+  int('decimals', { default: 2, note: 'for numerical, expression, matrix, matrix:expression, set' }),
+  text('tolerance', { note: '`<type>` or `<type>:<value>`; ABSOLUTE, RELATIVE, QUOTIENT, QUOTIENT2, the last two optionally with `:SYNCED`' }),
+  oneOf('datetime_precision', ['YEAR', 'MONTH', 'DAY'], { default: 'DAY', note: 'date/time only' }),
+  yesNo('datetime_range', 'date/time only'),
+  media('image', 'PNG, JPEG, WebP'),
+  media('solution_image', 'PNG, JPEG, WebP'),
+  media('attachment', 'any type'),
+  media('media_audio', 'MP3, AAC, M4A'),
+  text('main_category'),
+  media('media_video', 'form as for image; types not stated'),
+  int('maximum_choices', { note: 'multiple-choice only' }),
+  media('video', 'form as for image; types not stated'),
+  media('graph', 'form as for image; types not stated'),
+  text('numerical_range'),
+  text('truefalse_third_options'),
+  text('truefalse_third_options_label'),
+  int('grouping', { note: 'choice or multiple-choice; incorrect options drawn from other questions with the same grouping number' }),
+  text('freetext_characters'),
+  text('freetext_words'),
+  text('freetext_rules'),
+  int('file_count', { min: 1, max: 25, default: 1, note: 'type file only' }),
+  list('file_types', { note: 'type file only; extensions separated by commas or &&&; any type if unset' }),
+  media('hotspot_image', 'type hotspot'),
+  text('hotspot_zones', { note: 'type hotspot; zone geometry is best authored in the question editor' }),
+  num('points', { note: 'shown in sample usages' }),
+  ampersands('parameters', 'entries of the form `{name; TYPE; min; max}`; shown in sample usages'),
+  text('hint_penalty', { note: 'form `<MODE>:<percent>`; shown in sample usages' }),
+  text('solution_penalty', { note: 'form `<MODE>:<percent>`; shown in sample usages' }),
+];
+
+export const documentB: readonly Operation[] = [
+  ...op(exams, 'exams', 'GET', {
+    args: [
+      text('search'),
+      bool('active', { note: 'boolean/null: true only active, false only inactive' }),
+      int('limit', { default: 16 }),
+      int('page', { default: 1, note: 'not used in search mode' }),
+    ],
+    output: 'exams[exam, id:string/null, title, active:boolean]',
+  }),
+  ...op(exams, 'exam', 'GET', { args: [req(code('exam'))], output: EXAM_RECORD }),
+  ...op(exams, 'exam', 'POST', {
+    args: [
+      text('language'),
+      req(text('title')),
+      text('id', { min: 1, max: 64 }),
+      code('copy_settings', { note: 'exam to copy settings from' }),
+      bool('keep_certificate_settings', { default: false }),
+      oneOf('type', ['exam', 'championship', 'homework', 'survey'], {
+        default: 'exam',
+        note: 'homework can be paused and continued in the exam period; survey has no grading and may be anonymous',
+      }),
+      req(code('quiz')),
+      organization('organization of the application owner only; for organizational members always their organization'),
+      req(datetime('start')),
+      req(datetime('end')),
+    ],
+    output: 'exam',
+  }),
+  ...op(exams, 'exam', 'PATCH', {
+    args: [
+      req(code('exam')),
+      text('title', { min: 1, max: 255 }),
+      text('id', { min: 0, max: 64, note: 'empty removes' }),
+      text('language'),
+      text('description', { note: 'basic HTML kept, scripts removed, empty removes' }),
+      organization('only owner or administrator may move it; `none` or empty removes it'),
+      datetime('start', { note: 'changeable only until the first result arrives' }),
+      datetime('end'),
+      datetime('deadline', { note: 'within the exam period; `none` or empty removes' }),
+    ],
+  }),
+  ...op(exams, 'exam', 'DELETE', { args: [req(code('exam'))] }),
+  ...op(exams, 'exam:skills', 'GET', { args: [req(code('exam'))], output: `exam, ${SKILLS}` }),
+  ...op(exams, 'exam:branding', 'GET', { args: [req(code('exam'))], output: 'exam, enabled:boolean, type?, color?' }),
+  ...op(exams, 'exam:branding', 'POST', {
+    args: [
+      req(code('exam')),
+      oneOf('type', ['foreground', 'background'], { default: 'foreground', note: 'foreground: image used as logo; background: image used as cover' }),
+      req(file('image', { note: 'base64-encoded image or URL; PNG, JPEG or WebP' })),
+      req(oneOf('color', COLORS)),
+    ],
+  }),
+  ...op(exams, 'exam:branding', 'DELETE', { args: [req(code('exam'))] }),
+  ...op(exams, 'exam:users', 'GET', { args: [req(code('exam'))], output: 'users[user, name]' }),
+  ...op(exams, 'exam:users', ['POST', 'DELETE'], { args: [req(code('exam')), req(codes('users'))] }),
+  ...op(exams, 'exam:summary', 'POST', {
+    args: [
+      req(code('exam')),
+      text('language'),
+      oneOf('type', ['ai'], { default: 'ai' }),
+      req(text('summary', { note: 'short text, basic HTML allowed, should avoid personal information' })),
+      text('llm', { note: 'name of the language model used' }),
+      text('model', { note: 'exact model name; needs llm' }),
+    ],
+  }),
+  ...op(exams, 'exam:status', 'GET', { args: [req(code('exam'))], notShown: ['output'] }),
+
+  ...op(settings, 'exam:settings', 'GET', { args: [req(code('exam'))], output: EXAM_SETTINGS_RECORD }),
+  ...op(settings, 'exam:settings', 'POST', { args: [req(code('exam')), ...EXAM_SETTINGS], output: EXAM_SETTINGS_RECORD }),
+  ...op(settings, 'exam:settings', ['PUT', 'PATCH'], {
+    args: [
+      req(code('exam', { note: 'target' })),
+      req(code('source', { note: 'must differ from target' })),
+      bool('keep_certificate_settings', { default: false }),
+    ],
+    output: 'exam, source',
+  }),
+
+  ...op(fields, 'exam:fields', 'GET', { args: [req(code('exam'))], output: FIELDS_RECORD }),
+  ...op(fields, 'exam:fields', 'POST', {
+    args: [
+      req(code('exam')),
+      builtInField('name'),
+      builtInField('email'),
+      builtInField('phone'),
+      list('fields', { items: 'hash', fields: CUSTOM_FIELD, note: 'replaces the current custom fields, in display order' }),
+    ],
+    output: FIELDS_RECORD,
+  }),
+  ...op(fields, 'exam:fields', 'DELETE', { args: [req(code('exam'))] }),
+
+  ...op(journeys, 'exam:journey:graph', 'GET', {
+    args: [req(code('exam', { note: 'starting exam' })), oneOf('graph', ['draft', 'published'], { default: 'draft', note: 'published only once published' })],
+    output: JOURNEY_DRAFT,
+  }),
+  ...op(journeys, 'exam:journey:graph', 'PUT', {
+    args: [
+      req(code('exam')),
+      req(either('nodes', ['list', 'json'], { items: 'hash', max: 200, fields: JOURNEY_NODE })),
+      either('settings', ['hash', 'json'], { fields: JOURNEY_SETTINGS, note: 'merged over current settings' }),
+      int('schema', { default: 1 }),
+    ],
+    output: `${JOURNEY_DRAFT}, ignored?:string[]`,
+  }),
+  ...op(journeys, 'exam:journey:publish', 'POST', {
+    args: [
+      req(code('exam')),
+      either('remap', ['hash', 'json'], {
+        note: "keyed by removed node key; value is an existing draft node key, or empty text to stop those users' journeys",
+      }),
+    ],
+    output: `exam, journey, active:boolean, version:integer, published:datetime, unchanged?:boolean, remapped?:hash, ${ISSUES}, warning?`,
+  }),
+
+  ...op(results, 'quiz:results:play', 'GET', {
+    args: [req(code('play'))],
+    output: `${PLAY}, attempt?:integer, questions[index:integer, id:string/null, question, time_answer?:number, points_maximum:number, points:number]`,
+  }),
+  ...op(results, 'quiz:results:play', 'DELETE', { args: [req(code('play'))] }),
+  ...op(results, 'quiz:results:user', 'GET', { args: [req(code('quiz')), req(code('user'))], output: `results[${PLAY}]` }),
+  ...op(results, 'exam:results:user', 'GET', { args: [req(code('exam')), req(code('user'))], output: `results[${PLAY}, attempt:integer]` }),
+  ...op(results, 'exam:results:export', 'POST', {
+    args: [
+      req(code('exam')),
+      oneOf('format', ['csv', 'xlsx'], { note: "default the exam's export_format" }),
+      oneOf('preset', ['default', 'answers'], { default: 'default', note: 'answers: answers without examinees, only for anonymous surveys' }),
+      oneOf('sort', ['default', 'name'], { note: "default the exam's export_sort" }),
+      int('round', { note: 'a closed round, only when the exam keeps previous round results' }),
+      either('filters', ['hash', 'json'], {
+        note: 'keyed by the label of a select custom field with filtering configured; a filterable option or a list of them; cannot be combined with round',
+      }),
+      text('language', { note: "default the caller's" }),
+    ],
+    output: 'exam, format, url:url, valid:datetime',
+  }),
+  ...op(results, 'exam:certificates:user', 'GET', {
+    args: [req(code('exam')), req(code('user'))],
+    output: 'play, user, archived:boolean, eligible:boolean, certified:boolean, serial?, expires?:date',
+  }),
+  ...op(results, 'exam:certificates:user:download', 'POST', {
+    args: [req(code('exam')), req(code('user'))],
+    output: 'play, user, url:url, valid:date',
+  }),
+
+  ...op(quiz, 'quizes', 'GET', { args: PAGING, output: 'quizes[quiz, id:string/null, title]' }),
+  ...op(quiz, 'quiz', 'GET', { args: [req(code('quiz'))], output: QUIZ_RECORD }),
+  ...op(quiz, 'quiz', 'POST', {
+    args: [
+      text('language'),
+      req(text('title')),
+      text('id', { min: 1, max: 64 }),
+      text('description'),
+      code('copy_settings', { note: 'Quiz set to copy settings from' }),
+      code('copy_questions', { note: 'Quiz set to copy questions from' }),
+      organization('rules as for exams'),
+      oneOf('mode', ['TEST', 'TURNS'], { default: 'TEST' }),
+      oneOf('type', ['set', 'final', 'exam', 'private'], { default: 'set' }),
+    ],
+    output: 'quiz',
+  }),
+  ...op(quiz, 'quiz', 'PATCH', {
+    args: [
+      req(code('quiz')),
+      text('title', { min: 1, max: 255 }),
+      text('id', { min: 0, max: 64, note: 'empty removes' }),
+      text('language'),
+      text('description', { min: 0, max: 255, note: 'empty removes' }),
+      organization('only owner or administrator; `none` or empty removes'),
+    ],
+  }),
+  ...op(quiz, 'quiz', 'DELETE', { args: [req(code('quiz'))] }),
+  ...op(quiz, 'quiz:settings', 'GET', { args: [req(code('quiz'))], output: QUIZ_SETTINGS_RECORD }),
+  ...op(quiz, 'quiz:settings', 'POST', {
+    args: [
+      req(code('quiz')),
+      bool('shuffle', { note: 'when disabled the current order is kept' }),
+      either('timelimit', ['integer', 'string'], { note: 'seconds; 0 or `default` means none' }),
+      either('roundtime', ['integer', 'string'], { note: 'seconds, TURNS only; 0 or `default` none' }),
+      text('grading', { note: 'preset code, or `none`' }),
+      num('grading_threshold', { min: 0, max: 100, note: 'only for presets with a configurable threshold' }),
+    ],
+    output: QUIZ_SETTINGS_RECORD,
+  }),
+  ...op(quiz, 'quiz:settings', ['PUT', 'PATCH'], {
+    args: [req(code('quiz', { note: 'target' })), req(code('source', { note: 'different from target' }))],
+    output: 'quiz, source',
+  }),
+  ...op(quiz, 'quiz:skills', 'GET', { args: [req(code('quiz'))], output: `quiz, ${SKILLS}` }),
+  ...op(quiz, 'quiz:questions', 'GET', { args: [req(code('quiz'))], output: 'items[question?, id?:string, group?, active:boolean]' }),
+  ...op(quiz, 'quiz:questions', ['POST', 'DELETE'], {
+    args: [req(code('quiz')), text('group', { note: 'question group title' }), req(codes('questions'))],
+  }),
+
+  ...op(presets, 'quiz:grading-presets', 'GET', {
+    args: [
+      code('quiz', { note: 'at most one of quiz and exam; lists only presets usable on it and marks the current one' }),
+      code('exam', { note: 'at most one of quiz and exam' }),
+      text('language', { note: 'default the language of the given Quiz set or exam; presets without a language are always included' }),
+    ],
+    output: `quiz?, exam?, presets[${PRESET_SUMMARY}, current?:boolean]`,
+  }),
+  ...op(presets, 'quiz:grading-preset', 'GET', { args: [req(code('preset'))], output: PRESET_RECORD }),
+  ...op(presets, 'quiz:grading-preset', 'POST', {
+    args: [
+      req(text('title', { min: 1, max: 128 })),
+      text('language', { note: 'default content language of the application owner' }),
+      req(oneOf('type', PRESET_TYPES, { note: 'custom: at least 2 items; go-nogo-custom: exactly 2; hungarian-school and hungarian-university: exactly 5' })),
+      req(GRADES),
+      bool('successful_all', { default: false, note: 'custom only' }),
+    ],
+    output: 'preset',
+  }),
+  ...op(presets, 'quiz:grading-preset', 'PATCH', {
+    args: [
+      req(code('preset')),
+      text('title', { min: 1, max: 128 }),
+      text('language'),
+      oneOf('type', PRESET_TYPES, { note: 'cannot change once used' }),
+      { ...GRADES, note: 'whole list replaced' },
+      bool('successful_all', { note: 'dropped when the type changes away from custom; unchanged if omitted' }),
+    ],
+    output: PRESET_RECORD,
+  }),
+  ...op(presets, 'quiz:grading-preset', 'DELETE', { args: [req(code('preset'))] }),
+
+  ...op(questions, 'questions', 'GET', { args: PAGING, output: 'questions[question, id:string]' }),
+  ...op(questions, 'question', 'GET', { args: [req(text('id', { note: 'external identifier' }))], output: 'question, id:string, active:boolean' }),
+  ...op(questions, 'question', 'POST', { args: QUESTION_FIELDS, output: 'question', notShown: ['input'] }),
+  ...op(questions, 'question', 'DELETE', { args: [req(text('id', { note: 'external identifier' }))] }),
+  ...op(questions, 'question:export', 'POST', { args: [req(text('id', { note: 'external identifier' }))], output: 'id:string, question, url:url, valid:date' }),
+  ...op(questions, 'question:id', 'GET', { args: [req(code('question'))], output: 'question, id:string' }),
+  ...op(questions, 'question:id', 'POST', { args: [req(code('question')), req(text('id', { min: 1, max: 64 }))] }),
+];

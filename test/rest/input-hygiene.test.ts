@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
+import { expectError } from '../helpers/expect.ts';
+import { countStatements } from '../helpers/sql-counter.ts';
+import { COMMON_ARGUMENTS, operations, type Operation } from '../../src/rest/operations.ts';
+import { routes } from '../../src/rest/routes.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const implemented = (o: Operation) => `${o.method} ${o.endpoint}` in routes;
+
+/** Any text the arguments need to get past the hygiene check, so that only the probe differs. */
+const harmless = 'x';
+
+async function send(o: Operation, args: Record<string, string>, as: Caller | null): Promise<RpcResult> {
+  return t.rpc(o.method, o.endpoint, args, { as, version: '/v1' });
+}
+
+describe('a NUL byte in any documented argument of any operation', () => {
+  it('is refused with 403 INVALID_ARGUMENT naming the argument, with and without credentials, before any database call', async () => {
+    const errorLog = vi.spyOn(t.platform.log, 'error');
+    const outcomes: string[] = [];
+    let probes = 0;
+    const { count, statements } = await countStatements(t, async () => {
+      for (const o of operations) {
+        for (const argument of [...o.arguments, ...COMMON_ARGUMENTS]) {
+          // The other required arguments are present, so that a refusal can only be about the probe.
+          const others = Object.fromEntries(o.arguments.filter((a) => a.required && a.name !== argument.name).map((a) => [a.name, harmless]));
+          for (const as of [t.admin, null]) {
+            probes++;
+            const r = await send(o, { ...others, [argument.name]: `a\u0000b` }, as);
+            const label = `${o.method} ${o.endpoint} ${argument.name} ${as ? 'with' : 'without'} credentials`;
+            if (r.status >= 500) outcomes.push(`${label}: ${r.status} ${r.code}`);
+            else if (r.status !== 403 || r.code !== 'INVALID_ARGUMENT' || r.body?.error?.argument !== argument.name) {
+              outcomes.push(`${label}: ${r.status} ${r.code} ${r.body?.error?.argument}`);
+            }
+          }
+        }
+      }
+    });
+    expect(outcomes).toEqual([]);
+    expect(probes).toBeGreaterThan(2500); // every operation and argument was probed
+    expect(operations.filter(implemented).length).toBeGreaterThan(100);
+    expect(count, statements.join('\n')).toBe(0);
+    expect(errorLog).not.toHaveBeenCalled();
+    errorLog.mockRestore();
+  });
+
+  it('is refused in every encoding: query string, urlencoded and multipart forms, JSON', async () => {
+    for (const encoding of ['query', 'form', 'multipart', 'json'] as const) {
+      const r = await t.rpc('POST', 'user:name', { user: 'me', first_name: 'A\u0000', last_name: 'B' }, { encoding });
+      expectError(r, 403, 'INVALID_ARGUMENT', 'first_name');
+    }
+  });
+});
+
+describe('control characters', () => {
+  it('are refused wherever they sit in text: every C0 character but tab, line feed and carriage return, DEL and C1', async () => {
+    for (const c of ['\u0001', '\u0008', '\u000b', '\u000c', '\u001b', '\u001f', '\u007f', '\u0085', '\u009f']) {
+      expectError(await t.rpc('GET', 'user', { user: `me${c}` }), 403, 'INVALID_ARGUMENT', 'user');
+    }
+    const r = await t.rpc('GET', 'user:search', { query: 'ab\u0007cd' });
+    expect(r.body.error.message).toBe("Argument 'query': must not contain control characters (tab, line feed and carriage return aside)");
+    expect(r.error).toBe("Argument 'query': must not contain control characters (tab, line feed and carriage return aside)");
+  });
+
+  it('leave tab, line feed and carriage return alone', async () => {
+    const r = await t.rpc('POST', 'organization', { title: 'Line one\r\nline\ttwo' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const read = await t.rpc('GET', 'organization', { organization: r.body.organization });
+    expect(read.body.title).toBe('Line one\r\nline\ttwo');
+  });
+
+  it('in nested JSON values and keys name the top-level argument and say where', async () => {
+    const value = await t.rpc('POST', 'organization:webhook:trigger', { organization: harmless, webhook: harmless, data: { a: [{ b: 'x\u0000' }] } }, { encoding: 'json' });
+    expectError(value, 403, 'INVALID_ARGUMENT', 'data');
+    expect(value.body.error.message).toContain('(at data.a.0.b)');
+    const key = await t.rpc('POST', 'organization:webhook:trigger', { organization: harmless, webhook: harmless, data: { ['k\u0001']: 1 } }, { encoding: 'json' });
+    expectError(key, 403, 'INVALID_ARGUMENT', 'data');
+    expect(key.body.error.message).toContain('(at data.k\\u0001)');
+  });
+
+  it('in the name of an argument refuse it, named readably', async () => {
+    const r = await t.app.fetch(new Request(`${BASE_URL}/api/test:app?a%00b=1`, { headers: { authorization: `Bearer ${t.admin.app}:${t.admin.secret}` } }));
+    expect(r.status).toBe(403);
+    expect(r.headers.get('service-api-error-code')).toBe('INVALID_ARGUMENT');
+    expect(((await r.json()) as { error: { argument: string } }).error.argument).toBe('a\\u0000b');
+  });
+
+  it('in JSON text are refused once the text is read, as escapes such as \\u0000 become characters only then', async () => {
+    const org = (await t.rpc('POST', 'organization', { title: 'Hooks' })).body.organization as string;
+    const hook = await t.rpc('POST', 'organization:webhook', {
+      organization: org,
+      title: 'Escapes',
+      trigger_event: 'api',
+      endpoint: 'https://hooks.example.com/in',
+      extra_data: '{"note":"a\\u0000b"}',
+    });
+    expectError(hook, 403, 'INVALID_ARGUMENT', 'extra_data');
+    expect(hook.body.error.message).toContain('must not contain control characters');
+    const preset = await t.rpc('POST', 'quiz:grading-preset', {
+      title: 'Escapes',
+      type: 'go-nogo-custom',
+      grades: '[{"threshold":0,"grade":"no","text":"a\\u0000"},{"threshold":50,"grade":"yes"}]',
+    });
+    expectError(preset, 403, 'INVALID_ARGUMENT', 'grades');
+    const question = await t.rpc('POST', 'question', { id: 'zones', type: 'hotspot', content: 'Where?', answer: 'zone', hotspot_zones: '[{"label":"a\\u0000"}]' });
+    expectError(question, 403, 'INVALID_ARGUMENT', 'hotspot_zones');
+  });
+
+  it('in credential headers are refused before the credentials are looked up', async () => {
+    for (const [header, value] of [
+      ['authorization', `Bearer ${t.admin.app}\u0001:${t.admin.secret}`],
+      ['service-api-app', 'app\u0001'],
+      ['service-api-secret', 'secret\u0001'],
+      ['service-api-assume', 'token\u0001'],
+    ] as const) {
+      const { result, count } = await countStatements(t, () => t.rpc('GET', 'test:app', {}, { as: null, headers: { [header]: value } }));
+      expectError(result, 403, 'INVALID_ARGUMENT', header);
+      expect(count).toBe(0);
+    }
+  });
+});
+
+describe('deeply nested JSON', () => {
+  /** Written as text: a value this deep is too deep for JSON.stringify itself. */
+  const deep = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+
+  it('in a JSON body or in JSON text is refused naming the argument, also far deeper than the call stack allows', async () => {
+    for (const levels of [40, 100_000]) {
+      const response = await t.app.fetch(
+        new Request(`${BASE_URL}/api/organization:webhook:trigger`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${t.admin.app}:${t.admin.secret}` },
+          body: `{"organization":"x","webhook":"x","data":{"a":${deep(levels)}}}`,
+        }),
+      );
+      expect(response.status).toBe(403);
+      const { error } = (await response.json()) as { error: { code: string; argument: string; message: string } };
+      expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'data' });
+      expect(error.message).toContain('must not nest more than 32 lists and objects inside each other');
+      const org = (await t.rpc('POST', 'organization', { title: `Deep ${levels}` })).body.organization as string;
+      const text = await t.rpc('POST', 'organization:webhook:trigger', { organization: org, webhook: harmless, data: `{"a":${deep(levels)}}` });
+      expectError(text, 403, 'INVALID_ARGUMENT', 'data');
+    }
+  });
+
+  it('up to the limit is left to the operation', async () => {
+    const org = (await t.rpc('POST', 'organization', { title: 'Nested' })).body.organization as string;
+    const r = await t.rpc('POST', 'organization:webhook:trigger', { organization: org, webhook: harmless, data: JSON.parse(`{"a":${deep(20)}}`) }, { encoding: 'json' });
+    expectError(r, 403, 'NOT_FOUND', 'webhook');
+  });
+});
+
+describe('malformed requests', () => {
+  it('a malformed percent-encoding in the endpoint is an unknown endpoint', async () => {
+    const r = await t.app.fetch(new Request(`${BASE_URL}/api/v1/%E0%A4%A`));
+    expect(r.status).toBe(400);
+    expect(r.headers.get('service-api-error-code')).toBe('UNKNOWN_ENDPOINT');
+  });
+
+  it('paging arguments out of range are refused naming them, on every implemented list', async () => {
+    const lists = operations.filter((o) => implemented(o) && o.arguments.some((a) => a.name === 'limit'));
+    expect(lists.map((o) => o.endpoint).sort()).toEqual(['classes', 'integrations', 'organizations', 'questions', 'quizes', 'tags', 'users']);
+    for (const o of lists) {
+      for (const limit of ['-1', '0', '1001', '99999999999999999999', 'ten', '1.5']) {
+        expectError(await t.rpc('GET', o.endpoint, { limit }), 403, 'INVALID_ARGUMENT', 'limit');
+      }
+      for (const page of ['-5', '0', '1000001', '1e3']) expectError(await t.rpc('GET', o.endpoint, { page }), 403, 'INVALID_ARGUMENT', 'page');
+      expect((await t.rpc('GET', o.endpoint, { limit: '1000', page: '1000000' })).status).toBe(200);
+    }
+  });
+});
