@@ -4,6 +4,9 @@ import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, printabl
 import { uncleanHeader } from '../../http/input-hygiene.ts';
 import { cursorError, pagingUsage, pagingVariableError, type PagingUsage } from './paging-arguments.ts';
 
+/** Well above the largest file of operations the dashboard sends (schema/operations: 925). */
+export const MAX_TOKENS = 1500;
+
 /**
  * Bad input is refused before execution, as BAD_USER_INPUT naming the argument, instead of
  * failing inside a resolver or the database as an internal error:
@@ -59,9 +62,6 @@ export function useInputHygiene(): Plugin {
     },
   };
 }
-
-/** Well above the largest file of operations the dashboard sends (schema/operations: 925). */
-export const MAX_TOKENS = 1500;
 
 interface Examined {
   literal?: GraphQLError;
