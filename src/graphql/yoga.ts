@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { GraphQLError, execute as graphqlExecute, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { createLRUCache, createYoga, processRegularResult, type YogaInitialContext } from 'graphql-yoga';
 import { createContext, type CallInfo, type Context, type Platform } from '../context.ts';
 import type { HeaderReader } from '../auth/authenticate.ts';
@@ -116,7 +116,12 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'Learning platform GraphQL' },
     landingPage: false,
-    plugins: [useInputHygiene()],
+    plugins: [
+      // graphql-js's own executor: the operations here need none of @graphql-tools/executor's
+      // extras (incremental delivery, cancellation), and it is markedly cheaper per operation.
+      { onExecute: ({ setExecuteFn }: { setExecuteFn(fn: typeof graphqlExecute): void }) => setExecuteFn(graphqlExecute) },
+      useInputHygiene(),
+    ],
     logging: false,
     maskedErrors: { maskError: maskErrors },
     context: (initial: YogaInitialContext & ServerContext): Promise<Context> =>

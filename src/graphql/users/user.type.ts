@@ -55,10 +55,13 @@ serviceNode(UserType, {
 });
 
 builder.queryFields((t) => ({
-  me: t.prismaField({
-    type: 'User',
+  // A plain field, not a prismaField: the viewer is loaded already, and mapping the selection to
+  // a Prisma query on every call would cost more than the call itself. Relations asked for
+  // beneath are loaded by plugin-prisma for this one record.
+  me: t.field({
+    type: UserType,
     description: 'The user the call acts as (the application owner, or the assumed user).',
-    resolve: (query, _root, _args, ctx) => users.viewerUser(ctx, query),
+    resolve: (_root, _args, ctx) => users.viewerUser(ctx),
   }),
   user: t.prismaField({
     type: 'User',
