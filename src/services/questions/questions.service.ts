@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { Prisma, Question, QuizSet } from '../../generated/prisma/client.ts';
+import type { Prisma, Question } from '../../generated/prisma/client.ts';
 import { allowedWhere } from '../../auth/policy.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
