@@ -106,9 +106,13 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
     if ((masked as GraphQLError).extensions?.code === 'INTERNAL_ERROR') platform.log.error({ err: error }, 'unexpected GraphQL error');
     return masked;
   };
-  const contextFor = async (call: CallInfo, params: unknown): Promise<Context> => {
-    const maintenance = (platform.settings.fresh() ?? (await platform.settings.current())).maintenance;
-    return createContext(platform, limiter, { ...call, endsMaintenance: maintenance && endsMaintenance(params as never) });
+  // Whether the call ends maintenance is asked only during maintenance; a fresh snapshot is read without awaiting.
+  const contextFor = (call: CallInfo, params: unknown): Promise<Context> => {
+    const settings = platform.settings.fresh();
+    if (settings && !settings.maintenance) return createContext(platform, limiter, call);
+    return platform.settings.current().then((current) =>
+      createContext(platform, limiter, { ...call, endsMaintenance: current.maintenance && endsMaintenance(params as never) }),
+    );
   };
 
   const yoga = createYoga<ServerContext & { req?: IncomingMessage; res?: ServerResponse }, Context>({
@@ -176,7 +180,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
         const masked = maskErrors(error);
         result = { errors: [isGraphQLError(masked) ? masked : new GraphQLError(masked.message, { originalError: masked })] };
       }
-      const response = (await processRegularResult(result as never, { Response: CapturedResponse } as never, jsonMediaType(request.headers.get('accept'))!)) as unknown as CapturedResponse;
+      const response = (processRegularResult(result as never, { Response: CapturedResponse } as never, jsonMediaType(request.headers.get('accept'))!)) as unknown as CapturedResponse;
       const headers: Record<string, string> = { 'x-request-id': request.requestId };
       for (const [name, value] of Object.entries(response.init.headers)) headers[name.toLowerCase()] = String(value);
       return { status: response.init.status, headers, body: response.body };
