@@ -62,11 +62,6 @@ class CapturedResponse {
   ) {}
 }
 
-/** A document the fast path has seen: parsed and validated once, by yoga's own pipeline. */
-interface Prepared {
-  document: DocumentNode;
-}
-
 const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
 
 /** A single operation in the shape GraphQL over HTTP gives it; anything else is yoga's to answer. */
@@ -136,16 +131,16 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
   });
   // envelop's execute does not depend on the request: one instance serves every call.
   const { execute } = yoga.getEnveloped({} as never);
-  const prepared = createLRUCache<Prepared>({ max: 1000 });
+  /** Query texts the fast path has seen, parsed and validated once by yoga's own pipeline. */
+  const prepared = createLRUCache<DocumentNode>({ max: 1000 });
 
-  function prepare(request: GraphQLRequest, params: { query: string }): Prepared | undefined {
+  function prepare(request: GraphQLRequest, params: { query: string }): DocumentNode | undefined {
     const enveloped = yoga.getEnveloped({ request: requestLike(request), params } as never);
     try {
       const document = enveloped.parse(params.query);
       if (enveloped.validate(enveloped.schema, document).length > 0) return undefined;
-      const entry = { document };
-      prepared.set(params.query, entry);
-      return entry;
+      prepared.set(params.query, document);
+      return document;
     } catch {
       return undefined;
     }
@@ -168,13 +163,13 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
       // yoga's request-level checks (onParams) are not run here: a call they refuse goes to yoga.
       if (credentialError(requestLike(request) as never)) return undefined;
       const params = operationParams(body);
-      const entry = params && (prepared.get(params.query) ?? prepare(request, params));
-      const operation = entry && getOperationAST(entry.document, params.operationName);
-      if (!params || !entry || !operation || operation.operation === 'subscription') return undefined;
+      const document = params && (prepared.get(params.query) ?? prepare(request, params));
+      const operation = document && getOperationAST(document, params.operationName);
+      if (!params || !document || !operation || operation.operation === 'subscription') return undefined;
       let result: ExecutionResult;
       try {
         const contextValue = await contextFor({ headers: request.headers, args: queryArgs(request.url), requestId: request.requestId }, params);
-        result = (await execute({ schema, document: entry.document, contextValue, variableValues: params.variables, operationName: params.operationName })) as ExecutionResult;
+        result = (await execute({ schema, document, contextValue, variableValues: params.variables, operationName: params.operationName })) as ExecutionResult;
       } catch (error) {
         // Refused before execution (credentials, maintenance, rate limit), as yoga's handleError does.
         const masked = maskErrors(error);

@@ -1,12 +1,9 @@
 import { ArgumentError } from '../errors.ts';
+import type { HeaderReader } from '../auth/authenticate.ts';
 import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, printable } from '../services/input-rules.ts';
 
 /** The credential forms of the contract that arrive as headers; their text reaches the database. */
 export const CREDENTIAL_HEADERS = Object.freeze(['authorization', 'service-api-app', 'service-api-secret', 'service-api-assume'] as const);
-
-interface HeaderReader {
-  get(name: string): string | null | undefined;
-}
 
 /** The first credential header holding a control character. */
 export function uncleanHeader(headers: HeaderReader): string | undefined {

@@ -126,6 +126,9 @@ async function idsMatching(type: ContentType, where: Record<string, unknown>): P
   return sorted((await table.findMany({ where: { AND: [{ id: { in: ids } }, where] }, select: { id: true } })).map((r) => r.id));
 }
 
+/** Thousands of statements in a row: a busy machine may need more than the default 30 s. */
+const MATRIX_TIMEOUT = 120_000;
+
 describe('the SQL filter and the in-memory check', () => {
   it('seed a matrix that covers every type with records, role, content level and rule level', () => {
     expect(built.length).toBeGreaterThan(0);
@@ -150,8 +153,7 @@ describe('the SQL filter and the in-memory check', () => {
     const held = await levelsFor(db, people.find((p) => p.name === 'member-none')!, pieces);
     expect(held.some((l) => l !== null) && held.some((l) => l === null)).toBe(true);
     expect(compared).toBe(people.length * built.reduce((n, type) => n + levelsOf(type).length, 0));
-    // Thousands of statements in a row: a busy machine may need more than the default 30 s.
-  }, 120_000);
+  }, MATRIX_TIMEOUT);
 
   it('agree through the facade for every action of the table', async () => {
     const actions = allActions(built).filter((action) => !needOf(action).as && built.includes(typeOf(action)));
@@ -168,7 +170,7 @@ describe('the SQL filter and the in-memory check', () => {
         expect(await idsMatching(type, await allowedWhere(ctx, action)), `${user.name} ${action}`).toEqual(inMemory);
       }
     }
-  }, 120_000);
+  }, MATRIX_TIMEOUT);
 });
 
 describe('the action table', () => {
