@@ -36,7 +36,7 @@ import { bootstrap } from '../src/services/bootstrap/bootstrap.service.ts';
 import { createApp } from '../src/app.ts';
 
 const envNumber = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const DURATION = envNumber('BENCH_DURATION', 10);
+const DURATION = envNumber('BENCH_DURATION', 6);
 const WARMUP = envNumber('BENCH_WARMUP', 2);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10);
 /** `bare` or `service` measures one side only: a CPU profile of the service alone is easier to read. */
@@ -196,28 +196,50 @@ console.log(
     `${WARMUP} s warm-up + ${DURATION} s per run, node ${process.version}, ${cpus().length} cores, ` +
     `load average ${loadavg()[0]!.toFixed(2)}${AUTH_CACHE_MS > 0 ? `, WHAT-IF: credential lookup cached ${AUTH_CACHE_MS} ms` : ''}\n`,
 );
-const measured = new Map<string, { rps: number; p99: number }>();
-async function measure(name: string, base: string, c: Case) {
+/**
+ * Rounds: every case and its reference are measured once per round, one after the other, and the
+ * ratio is taken within the round; the table gives the median over the rounds. On a shared
+ * 2-core machine a single pair of runs swings by 15 % or more; pairs taken close together, and the
+ * median of several, do not.
+ */
+const ROUNDS = envNumber('BENCH_ROUNDS', 3);
+async function measure(name: string, base: string, c: Case, round: Map<string, { rps: number; p99: number }>) {
   if (WARMUP > 0) await load(base, c, service.authorization, WARMUP);
   const result = await load(base, c, service.authorization, DURATION);
-  measured.set(name, { rps: result.requests.average, p99: result.latency.p99 });
+  round.set(name, { rps: result.requests.average, p99: result.latency.p99 });
   console.log(`${name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(6)} req/s  latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
 }
-const rows: { case: string; against: string; reqPerSec: number; reference: number; ratio: string; p99: string }[] = [];
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const rows: { case: string; against: string; reqPerSec: number; reference: number; ratio: string; ratios: string; p99: string }[] = [];
 try {
+  const rounds: Map<string, { rps: number; p99: number }>[] = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    console.log(`round ${r} of ${ROUNDS}`);
+    const round = new Map<string, { rps: number; p99: number }>();
+    for (const c of CASES) {
+      if (c.against === 'bare' && ONLY !== 'service') await measure(`bare ${c.path}`, bare.base, c, round);
+      if (ONLY !== 'bare') await measure(c.name, service.base, c, round);
+    }
+    rounds.push(round);
+  }
   for (const c of CASES) {
     const reference = c.against === 'bare' ? `bare ${c.path}` : c.against;
-    if (c.against === 'bare' && ONLY !== 'service') await measure(reference, bare.base, c);
-    if (ONLY !== 'bare') await measure(c.name, service.base, c);
-    const mine = measured.get(c.name);
-    const theirs = measured.get(reference);
+    const pairs = rounds.map((round) => [round.get(c.name), round.get(reference)] as const).filter(([mine, theirs]) => mine && theirs);
+    const ratios = pairs.map(([mine, theirs]) => (mine!.rps / theirs!.rps) * 100);
+    const ofRounds = (name: string, pick: (m: { rps: number; p99: number }) => number) =>
+      median(rounds.flatMap((round) => (round.has(name) ? [pick(round.get(name)!)] : [])));
     rows.push({
       case: c.name,
       against: reference,
-      reqPerSec: Math.round(mine?.rps ?? 0),
-      reference: Math.round(theirs?.rps ?? 0),
-      ratio: mine && theirs ? `${((mine.rps / theirs.rps) * 100).toFixed(1)}%` : '-',
-      p99: `${mine?.p99 ?? '-'} / ${theirs?.p99 ?? '-'} ms`,
+      reqPerSec: Math.round(ofRounds(c.name, (m) => m.rps) || 0),
+      reference: Math.round(ofRounds(reference, (m) => m.rps) || 0),
+      ratio: ratios.length ? `${median(ratios).toFixed(1)}%` : '-',
+      ratios: ratios.map((ratio) => ratio.toFixed(0)).join(' / '),
+      p99: `${ofRounds(c.name, (m) => m.p99) || '-'} / ${ofRounds(reference, (m) => m.p99) || '-'} ms`,
     });
   }
   console.log();

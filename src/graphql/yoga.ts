@@ -34,8 +34,22 @@ export interface GraphQLHandler {
   node(req: IncomingMessage, res: ServerResponse): void;
 }
 
+type JsonMediaType = 'application/json' | 'application/graphql-response+json';
+
+/** Clients send a handful of distinct Accept headers: each is negotiated once. */
+const negotiated = new Map<string, JsonMediaType | undefined>();
+
 /** The JSON media type yoga would answer with for this Accept header (its own negotiation, for the regular result processor). */
-export function jsonMediaType(accept: string | null | undefined): 'application/json' | 'application/graphql-response+json' | undefined {
+export function jsonMediaType(accept: string | null | undefined): JsonMediaType | undefined {
+  const key = accept ?? '';
+  if (negotiated.has(key)) return negotiated.get(key);
+  const type = negotiate(key);
+  if (negotiated.size >= 100) negotiated.clear();
+  negotiated.set(key, type);
+  return type;
+}
+
+function negotiate(accept: string): JsonMediaType | undefined {
   const matches = (asked: string, offered: string) => {
     const [askedType, askedSub] = asked.split('/');
     const [type, sub] = offered.split('/');
