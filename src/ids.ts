@@ -30,6 +30,8 @@ export const idPrefixes = {
   GradingPreset: 'gp',
   StoredFile: 'fil',
   QuestionExport: 'qex',
+  Exam: 'exm',
+  Play: 'ply',
 } as const;
 
 export type IdType = keyof typeof idPrefixes;

@@ -62,6 +62,18 @@ const oneType = {
   'question:update': { level: 'modify', as: 'quiz' },
   'question:delete': { level: 'modify', as: 'quiz' },
   'tag:use': { level: 'view', doing: 'use it' },
+  'exam:status:read': { level: 'view' },
+  'exam:skills:read': { level: 'view' },
+  'exam:branding:read': { level: 'view' },
+  'exam:branding:update': { level: 'modify', doing: 'change its branding' },
+  'exam:round:read': { level: 'view' },
+  'exam:round:update': { level: 'modify', doing: 'close its round' },
+  'exam:summary:update': { level: 'modify', doing: 'change its summary' },
+  'exam:summary:read': { level: 'view' },
+  'exam:results:read': { level: 'report', doing: 'read its results' },
+  'exam:users:read': { level: 'report', doing: 'read its examinees' },
+  'exam:users:update': { level: 'control', doing: 'manage its examinees' },
+  'exam:settings:copy': { level: 'view', doing: 'copy its settings' },
 } as const satisfies Record<string, Need>;
 
 export type Action = `${ContentType}:${keyof typeof everyType}` | keyof typeof oneType;

@@ -14,6 +14,7 @@ import './tags/tags.mutations.ts';
 import './questions/questions.mutations.ts';
 import './quizzes/quizzes.mutations.ts';
 import './grading/grading-preset.type.ts';
+import './exams/exam.type.ts';
 import './permissions/permissions.ts';
 
 /** The GraphQL schema: every domain registers its types on the builder when imported above. */

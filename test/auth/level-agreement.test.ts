@@ -89,6 +89,11 @@ beforeAll(async () => {
     for (const level of contentLevels) await member(home, await person(`${role}-${level}`), role, level);
   }
 
+  // Exams run a Quiz set: one that is not among the pieces.
+  const examQuiz = newId('QuizSet');
+  await db.quizSet.create({ data: { id: examQuiz, title: 'Quiz of the exams', ownerId: contentOwner.id, language: 'en' } });
+  required.exam = { language: 'en', quizId: examQuiz, start: new Date('2026-01-01T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') };
+
   const ruled: Person[] = [];
   for (const level of levelsOf('event')) ruled.push(await person(`rule-${level}`));
 

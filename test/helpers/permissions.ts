@@ -44,6 +44,11 @@ export async function seedContent(t: TestApp, type: BuiltType, owner: Caller, or
         return p.tag.create({ data: { id: newId('Tag'), ...row, color: '#123456' } });
       case 'quiz':
         return p.quizSet.create({ data: { id: newId('QuizSet'), ...row, language: 'en' } });
+      case 'exam': {
+        const quiz = await p.quizSet.create({ data: { id: newId('QuizSet'), ...row, title: `Quiz of ${base.title}`, externalId: null, language: 'en' } });
+        const period = { start: new Date('2026-01-01T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') };
+        return p.exam.create({ data: { id: newId('Exam'), ...row, ...period, language: 'en', quizId: quiz.id } });
+      }
     }
   })();
   return { id: created.id, externalId: base.externalId };
@@ -69,6 +74,7 @@ export async function snapshot(t: TestApp) {
     organizations: await p.organization.findMany({ select: { id: true, ownerId: true, title: true }, orderBy: { id: 'asc' } }),
     tags: await p.tag.findMany(rows),
     quizzes: await p.quizSet.findMany(rows),
+    exams: await p.exam.findMany({ ...rows, select: { ...rows.select, archived: true } }),
     classMembers: await p.classMember.count(),
     audit: await p.auditEvent.count(),
   };

@@ -106,6 +106,8 @@ const typeProbes: Record<BuiltType, Probe[]> = {
     { name: 'GraphQL updateClass', needs: 'modify', run: (as, id) => graphql(UpdateClassDocument, { input: { class: id, title: 'Changed' } }, as) },
   ],
   course: minimalProbes('course'),
+  // The exam operations' own probes come with the exams service; the permission operations apply already.
+  exam: [],
   event: minimalProbes('event'),
   integration: [
     { name: 'GET integration', needs: 'view', run: (as, id) => rest('GET', 'integration', { integration: id }, as) },

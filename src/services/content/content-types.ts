@@ -52,8 +52,8 @@ export const contentTypeRegistry = {
   class: entry({ model: 'Class', roleLevel: { role: 'teacher', level: 'modify' } }),
   course: entry({ model: 'Course' }),
   event: entry({ model: 'Event', levels: eventLevels }),
-  // The exams domain gives this entry its model; until then every exam is unknown.
-  exam: entry({ model: null }),
+  // An archived exam (deleted while it had results) is gone for every reader.
+  exam: entry({ model: 'Exam', live: { archived: false } }),
   integration: entry({
     model: 'Integration',
     // The integration acts as its owner, and whoever knew its secret would act as the new one:
