@@ -15,6 +15,7 @@ import './questions/questions.mutations.ts';
 import './quizzes/quizzes.mutations.ts';
 import './grading/grading-preset.type.ts';
 import './exams/exam.type.ts';
+import './exams/exams.mutations.ts';
 import './permissions/permissions.ts';
 
 /** The GraphQL schema: every domain registers its types on the builder when imported above. */

@@ -7,14 +7,15 @@
  * contract (OpenAPI, tools) are generated from it. Each issue area implements its own slice.
  *
  * Deliberately absent:
- * - GET `exam:journey`, GET/POST `exam:round`, POST `exam:certificates`: Document B names them
- *   ("Further endpoints referred to above ...: not shown"), but their contract is not shown.
+ * - GET `exam:journey`, POST `exam:certificates`: Document B names them ("Further endpoints
+ *   referred to above ...: not shown"), but their contract is not shown. GET/POST `exam:round`,
+ *   named the same way, are in `additions`: designed by this service (README, "Exams").
  * - the journey user-state record: its path and method are not shown.
  * - metrics endpoints (Document A rule 3: not shown).
  */
 import type { Argument, HttpMethod, Operation } from './operations/types.ts';
 import { documentA } from './operations/document-a.ts';
-import { documentB } from './operations/document-b.ts';
+import { documentB, documentBAdditions } from './operations/document-b.ts';
 import { text } from './operations/build.ts';
 
 export type { Area, Argument, HttpMethod, Operation, OutputField, OutputType, TextFormat, ValueType } from './operations/types.ts';
@@ -39,7 +40,13 @@ export const COMMON_ARGUMENTS: readonly Argument[] = Object.freeze(
 );
 
 /** Every operation of both documents (194), in document order. */
-export const operations: readonly Operation[] = Object.freeze([...documentA, ...documentB]);
+export const documentedOperations: readonly Operation[] = Object.freeze([...documentA, ...documentB]);
+
+/** Operations this service adds where the documents name an endpoint but show no contract (marked `addition`). */
+export const additions: readonly Operation[] = Object.freeze([...documentBAdditions]);
+
+/** What the router serves: the documented operations and the additions. */
+export const operations: readonly Operation[] = Object.freeze([...documentedOperations, ...additions]);
 
 // ---------------------------------------------------------------------------
 // Lookups (built once)

@@ -105,7 +105,7 @@ export function op(
   where: { document: 'A' | 'B'; section: string; area: Area },
   endpoint: string,
   methods: HttpMethod | readonly HttpMethod[],
-  shape: { args?: readonly Argument[]; output?: string | readonly OutputField[]; notShown?: Operation['notShown'] } = {},
+  shape: { args?: readonly Argument[]; output?: string | readonly OutputField[]; notShown?: Operation['notShown']; addition?: true } = {},
 ): Operation[] {
   const args = Object.freeze((shape.args ?? []).map(freezeArgument));
   const output = typeof shape.output === 'string' ? out(shape.output) : shape.output;
@@ -117,6 +117,7 @@ export function op(
       arguments: args,
       ...(output ? { output } : {}),
       ...(shape.notShown ? { notShown: Object.freeze([...shape.notShown]) } : {}),
+      ...(shape.addition ? { addition: true as const } : {}),
     }),
   );
 }

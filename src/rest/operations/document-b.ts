@@ -5,9 +5,10 @@ import { PAGING, bool, code, codes, datetime, either, file, hash, int, list, num
  * Document B: exams, exam settings, user data fields, journeys, results and certificates, Quiz
  * sets, grading presets and questions.
  *
- * Deliberately absent: GET `exam:journey`, GET/POST `exam:round` and POST `exam:certificates`
- * ("Further endpoints referred to above ...: not shown"), and the endpoint of the journey
- * user-state record (its path and method are not shown).
+ * Deliberately absent: GET `exam:journey` and POST `exam:certificates` ("Further endpoints
+ * referred to above ...: not shown"), and the endpoint of the journey user-state record (its path
+ * and method are not shown). GET/POST `exam:round`, also not shown, are this service's additions
+ * (`documentBAdditions`, designed in the README's "Exams").
  */
 
 /** Named by Document B with methods, but their contract is not shown; the catalogue leaves them out. */
@@ -213,6 +214,20 @@ const QUESTION_FIELDS: Argument[] = [
   ampersands('parameters', 'entries of the form `{name; TYPE; min; max}`; shown in sample usages'),
   text('hint_penalty', { note: 'form `<MODE>:<percent>`; shown in sample usages' }),
   text('solution_penalty', { note: 'form `<MODE>:<percent>`; shown in sample usages' }),
+];
+
+/** Operations this service adds to Document B where it names an endpoint without its contract. */
+export const documentBAdditions: readonly Operation[] = [
+  ...op(exams, 'exam:round', 'GET', {
+    args: [req(code('exam'))],
+    output: 'exam, round:integer, start:datetime, frozen:boolean, results:integer, rounds[round:integer, start:datetime, end:datetime, results:integer]',
+    addition: true,
+  }),
+  ...op(exams, 'exam:round', 'POST', {
+    args: [req(code('exam'))],
+    output: 'exam, round:integer, start:datetime, closed:integer',
+    addition: true,
+  }),
 ];
 
 export const documentB: readonly Operation[] = [

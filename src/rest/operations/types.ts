@@ -72,4 +72,9 @@ export interface Operation {
   output?: readonly OutputField[];
   /** What the documents leave "not shown" for this operation. */
   notShown?: readonly ('input' | 'output')[];
+  /**
+   * An operation this service adds where the documents name an endpoint but show no contract
+   * (`exam:round`): designed here and documented in the README, not taken from the documents.
+   */
+  addition?: true;
 }

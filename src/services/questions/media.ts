@@ -56,7 +56,7 @@ function checkContent(field: string, filename: string, data: Uint8Array): MediaV
 }
 
 /** Decodes base64 (standard or URL-safe; line breaks allowed; a `data:…;base64,` prefix dropped). */
-function decodeBase64(field: string, text: string): Uint8Array {
+export function decodeBase64(field: string, text: string): Uint8Array {
   // Spaces are '+' signs a form encoder left unescaped; line breaks are wrapping.
   const body = text.replace(/^data:[^,]*;base64,/i, '').replace(/[\r\n\t]/g, '').replace(/ /g, '+');
   if (!BASE64.test(body) || body.length % 4 === 1) throw new ArgumentError(field, 'must hold base64 content or an http(s) URL after the file name');
