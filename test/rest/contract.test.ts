@@ -64,8 +64,8 @@ describe('addressing and versions', () => {
     }
   });
 
-  it('routes every catalogued operation (194 pairs) to something other than 400 or 405', async () => {
-    expect(operations).toHaveLength(194);
+  it('routes every catalogued operation (194 documented pairs and the additions) to something other than 400 or 405', async () => {
+    expect(operations.filter((o) => !o.addition)).toHaveLength(194);
     for (const o of operations) {
       const r = await t.rpc(o.method, o.endpoint, {}, { as: null });
       expect([401], `${o.method} ${o.endpoint}`).toContain(r.status);

@@ -22,8 +22,7 @@ import {
 } from '../../schema/operations/generated.ts';
 
 /**
- * The permission matrix through HTTP: for each content type with records (exams are not built
- * yet, so every exam is unknown: see permissions.test.ts) and each level, what a second user,
+ * The permission matrix through HTTP: for each content type with records and each level, what a second user,
  * calling through its own application, can and cannot do once it holds that level, by an explicit
  * rule or by the content level of its organization membership. A user of another organization
  * gets 403 for every read and write, and lists hold only what the caller may view. Every refused
@@ -106,8 +105,14 @@ const typeProbes: Record<BuiltType, Probe[]> = {
     { name: 'GraphQL updateClass', needs: 'modify', run: (as, id) => graphql(UpdateClassDocument, { input: { class: id, title: 'Changed' } }, as) },
   ],
   course: minimalProbes('course'),
-  // The exam operations' own probes come with the exams service; the permission operations apply already.
-  exam: [],
+  exam: [
+    { name: 'GET exam', needs: 'view', run: (as, id) => rest('GET', 'exam', { exam: id }, as) },
+    { name: 'GET exam:status', needs: 'view', run: (as, id) => rest('GET', 'exam:status', { exam: id }, as) },
+    { name: 'GET exam:users', needs: 'report', run: (as, id) => rest('GET', 'exam:users', { exam: id }, as) },
+    { name: 'POST exam:users', needs: 'control', run: (as, id) => rest('POST', 'exam:users', { exam: id, users: as.user.id }, as) },
+    { name: 'PATCH exam', needs: 'modify', run: (as, id) => rest('PATCH', 'exam', { exam: id, title: 'Changed' }, as) },
+    { name: 'POST exam:summary', needs: 'modify', run: (as, id) => rest('POST', 'exam:summary', { exam: id, summary: 'Summary' }, as) },
+  ],
   event: minimalProbes('event'),
   integration: [
     { name: 'GET integration', needs: 'view', run: (as, id) => rest('GET', 'integration', { integration: id }, as) },
@@ -160,13 +165,21 @@ async function piece(type: BuiltType): Promise<string> {
  * Runs every probe as `as` on `id`: first those that must be refused (each a 403
  * PERMISSION_DENIED, and together they write nothing), then those that must succeed.
  */
-async function expectMatrix(type: BuiltType, as: Caller, id: string, allowed: (probe: Probe) => boolean, probes: Probe[], label: string) {
+async function expectMatrix(
+  type: BuiltType,
+  as: Caller,
+  id: string,
+  allowed: (probe: Probe) => boolean,
+  probes: Probe[],
+  label: string,
+  refusal: (probe: Probe) => string = () => 'PERMISSION_DENIED',
+) {
   const refused = probes.filter((p) => !allowed(p));
   const before = await snapshot(t);
   for (const probe of refused) {
     const r = await probe.run(as, id);
     expect(r.ok, `${label}: ${probe.name} must be refused: ${r.detail}`).toBe(false);
-    expect(r.code, `${label}: ${probe.name}: ${r.detail}`).toBe('PERMISSION_DENIED');
+    expect(r.code, `${label}: ${probe.name}: ${r.detail}`).toBe(refusal(probe));
   }
   expect(await snapshot(t), `${label}: a refused call wrote something`).toEqual(before);
   for (const probe of probes.filter(allowed)) {
@@ -182,8 +195,8 @@ async function listed(type: BuiltType, as: Caller): Promise<string[]> {
     expect(r.errors).toBeUndefined();
     return (r.data as { [k: string]: { edges: { node: { id: string } }[] } })[`${type}s`]!.edges.map((e) => e.node.id);
   }
-  const [endpoint, key] = ({ class: ['classes', 'classes'], integration: ['integrations', 'integrations'], organization: ['organizations', 'organizations'], tag: ['tags', 'tags'], quiz: ['quizes', 'quizes'] } as const)[
-    type as 'class' | 'integration' | 'organization' | 'tag' | 'quiz'
+  const [endpoint, key] = ({ class: ['classes', 'classes'], exam: ['exams', 'exams'], integration: ['integrations', 'integrations'], organization: ['organizations', 'organizations'], tag: ['tags', 'tags'], quiz: ['quizes', 'quizes'] } as const)[
+    type as 'class' | 'exam' | 'integration' | 'organization' | 'tag' | 'quiz'
   ];
   const r = await t.rpc('GET', endpoint, { limit: 1000 }, { as });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -214,7 +227,9 @@ describe.each(builtTypes)('%s', (type) => {
 
   it('a user of another organization gets 403 for every read and write', async () => {
     const id = type === 'organization' ? org : await piece(type);
-    await expectMatrix(type, foreigner, id, () => false, permissionProbes(type, 'admin'), `${type} foreigner`);
+    // The exam operations answer a caller who may not view the exam as for an id of nothing.
+    const hidden = (probe: Probe) => (type === 'exam' && typeProbes.exam.includes(probe) ? 'NOT_FOUND' : 'PERMISSION_DENIED');
+    await expectMatrix(type, foreigner, id, () => false, permissionProbes(type, 'admin'), `${type} foreigner`, hidden);
     // Its own organization's content is its to manage.
     const own = type === 'organization' ? otherOrg : (await seedContent(t, type, owner, otherOrg)).id;
     expect((await rest('GET', `${type}:permission`, { [type]: own, user: 'me', permission: 'admin' }, foreigner)).detail).toContain('"permission":true');
