@@ -123,6 +123,30 @@ export type CreateDepartmentInput = {
   title: string;
 };
 
+/** A new exam owned by the caller (POST exam). */
+export type CreateExamInput = {
+  /** An exam the caller may view whose settings it takes. */
+  copySettings?: string | number | null | undefined;
+  /** End of the exam period, after the start. */
+  end: string;
+  /** External identifier, 1-64 characters. */
+  externalId?: string | null | undefined;
+  /** With copySettings: also take its certificate settings (default false). */
+  keepCertificateSettings?: boolean | null | undefined;
+  /** An active language; default the Quiz set's. */
+  language?: string | null | undefined;
+  /** An organization the caller owns or administers; organizational members always get theirs. */
+  organization?: string | number | null | undefined;
+  /** A Quiz set the caller may view. */
+  quiz: string | number;
+  /** Start of the exam period. */
+  start: string;
+  /** 1-255 characters. */
+  title: string;
+  /** Default exam. */
+  type?: ExamType | null | undefined;
+};
+
 /** A new custom preset of the caller (needs the custom grading feature). */
 export type CreateGradingPresetInput = {
   /** Ascending grades. */
@@ -326,6 +350,36 @@ export type DeadlineType =
   | 'date'
   | 'days'
   | 'none';
+
+/** Colour of the branding. */
+export type ExamBrandingColor =
+  | 'blue'
+  | 'branding'
+  | 'gray'
+  | 'green'
+  | 'purple'
+  | 'red'
+  | 'yellow';
+
+/** foreground: logo; background: cover. */
+export type ExamBrandingType =
+  | 'background'
+  | 'foreground';
+
+/** INACTIVE: before the start or switched off; ACTIVE: new tests can start; PAUSED: active, new tests cannot start; REVIEW: active, in its results viewing period; EXPIRED: after the end. */
+export type ExamStatus =
+  | 'ACTIVE'
+  | 'EXPIRED'
+  | 'INACTIVE'
+  | 'PAUSED'
+  | 'REVIEW';
+
+/** exam; championship; homework (can be paused and continued in the exam period); survey (no grading, may be anonymous). */
+export type ExamType =
+  | 'championship'
+  | 'exam'
+  | 'homework'
+  | 'survey';
 
 /** Gender of a user. */
 export type Gender =
@@ -539,6 +593,30 @@ export type UpdateDepartmentInput = {
   title?: string | null | undefined;
 };
 
+/** Changes to an exam (PATCH exam, modify permission): only given fields change; null or empty removes externalId, description, organization and deadline. */
+export type UpdateExamInput = {
+  /** Within the exam period. */
+  deadline?: string | null | undefined;
+  /** Basic HTML; scripts, event handlers and javascript: links are removed. */
+  description?: string | null | undefined;
+  /** Switches the exam on or off (off: INACTIVE). */
+  enabled?: boolean | null | undefined;
+  /** End of the exam period. */
+  end?: string | null | undefined;
+  /** The exam. */
+  exam: string | number;
+  /** External identifier, up to 64 characters. */
+  externalId?: string | null | undefined;
+  /** An active language. */
+  language?: string | null | undefined;
+  /** Only its owner or an administrator moves it: an organization of its owner. */
+  organization?: string | number | null | undefined;
+  /** Changeable only until the first result arrives. */
+  start?: string | null | undefined;
+  /** 1-255 characters. */
+  title?: string | null | undefined;
+};
+
 /** Changes to an own preset: only given fields change. The type is fixed once a Quiz set uses it. */
 export type UpdateGradingPresetInput = {
   /** Replaces the whole list. */
@@ -733,6 +811,7 @@ export type AssignmentSubmissionsQuery = { node:
     | { __typename: 'Course' }
     | { __typename: 'Department' }
     | { __typename: 'Event' }
+    | { __typename: 'Exam' }
     | { __typename: 'GradingPreset' }
     | { __typename: 'Integration' }
     | { __typename: 'LibraryDocument' }
@@ -867,6 +946,7 @@ export type ComplianceDashboardQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
     | { title: string, id: string, compliance: { scope: ComplianceScope, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number }, competencies: Array<{ id: string, externalId: string | null, title: string }>, departments: Array<{ level: number, members: number, department: { id: string, title: string } | null, parent: { id: string, title: string } | null, competencies: Array<{ competency: { id: string, title: string }, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } }> }> } }
     | { id: string }
     | { id: string }
@@ -884,6 +964,7 @@ export type OrganizationCompetenciesQueryVariables = Exact<{
 
 
 export type OrganizationCompetenciesQuery = { node:
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -913,6 +994,7 @@ export type CompetencyQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string, externalId: string | null, title: string, description: string | null, organization: { id: string, title: string }, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null }
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -1040,6 +1122,47 @@ export type GradingPresetsUsedQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type GradingPresetsUsedQuery = { gradingPresets: Array<{ current: boolean | null, preset: { id: string, used: boolean, own: boolean, organization: { id: string } | null } }> };
 
+export type ExamsDashboardQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+  active?: boolean | null | undefined;
+}>;
+
+
+export type ExamsDashboardQuery = { exams: { edges: Array<{ node: { id: string, title: string, type: ExamType, start: string, end: string, status: { status: ExamStatus, active: boolean, paused: boolean, round: number, users: number, started: number, finished: number, archived: number }, quizSet: { id: string, title: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type ExamPageQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ExamPageQuery = { node:
+    | { id: string, title: string, description: string | null, language: string, externalId: string | null, deadline: string | null, enabled: boolean, status: { status: ExamStatus }, round: { frozen: boolean, current: { round: number, start: string, results: number }, closed: Array<{ round: number, end: string | null, results: number }> }, skills: Array<{ identifier: string, title: string }>, organization: { id: string } | null, users: { edges: Array<{ node: { id: string, name: string } }> } | null, branding: { type: ExamBrandingType, color: ExamBrandingColor, imageUrl: string | null } | null, summaries: Array<{ language: string, summary: string, llm: string | null, model: string | null }>, permissions: Array<{ name: string, level: PermissionLevel }>, tags: Array<{ id: string }> }
+    | Record<PropertyKey, never>
+   | null };
+
+export type CreateExamMutationVariables = Exact<{
+  input: CreateExamInput;
+}>;
+
+
+export type CreateExamMutation = { createExam: { id: string, title: string, type: ExamType, start: string, end: string, quizSet: { id: string } } };
+
+export type UpdateExamMutationVariables = Exact<{
+  input: UpdateExamInput;
+}>;
+
+
+export type UpdateExamMutation = { updateExam: { id: string, title: string, description: string | null, deadline: string | null, enabled: boolean } };
+
+export type DeleteExamMutationVariables = Exact<{
+  exam: string | number;
+}>;
+
+
+export type DeleteExamMutation = { deleteExam: string };
+
 export type UserSummaryFragment = { id: string, username: string, name: string, email: string, status: boolean, exam: boolean, group: string | null };
 
 export type IntegrationSummaryFragment = { id: string, title: string, type: IntegrationType, active: boolean, lti: string | null, createdAt: string };
@@ -1149,6 +1272,7 @@ export type DepartmentNodeQuery = { node:
     | { __typename: 'Course', id: string }
     | { __typename: 'Department', id: string, title: string, externalId: string | null, level: number, memberCount: number, organization: { id: string }, parent: { id: string, title: string } | null, children: Array<{ id: string, title: string }>, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> }
     | { __typename: 'Event', id: string }
+    | { __typename: 'Exam', id: string }
     | { __typename: 'GradingPreset', id: string }
     | { __typename: 'Integration', id: string }
     | { __typename: 'LibraryDocument', id: string }
@@ -1253,6 +1377,7 @@ export type ContentRulesQuery = { node:
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
     | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string }
@@ -1478,6 +1603,7 @@ export type QuestionNodeQueryVariables = Exact<{
 
 
 export type QuestionNodeQuery = { node:
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -1728,6 +1854,7 @@ export type TagNodeQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
     | { id: string, title: string, externalId: string | null, color: string, icon: string | null }
     | { id: string }
     | { id: string }
@@ -1746,6 +1873,7 @@ export type ContentTagsQuery = { node:
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
     | { id: string }
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string }
     | { id: string }
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
     | { id: string }
@@ -1904,6 +2032,7 @@ export type NodeQuery = { node:
     | { __typename: 'Course', id: string }
     | { __typename: 'Department', id: string }
     | { __typename: 'Event', id: string }
+    | { __typename: 'Exam', id: string }
     | { __typename: 'GradingPreset', id: string }
     | { __typename: 'Integration', title: string, id: string }
     | { __typename: 'LibraryDocument', id: string }
@@ -3257,6 +3386,128 @@ export const GradingPresetsUsedDocument = `query GradingPresetsUsed {
     }
   }
 }` as TypedDocumentString<GradingPresetsUsedQuery, GradingPresetsUsedQueryVariables>;
+
+export const ExamsDashboardDocument = `query ExamsDashboard($first: Int, $after: String, $search: String, $active: Boolean) {
+  exams(first: $first, after: $after, search: $search, active: $active) {
+    edges {
+      node {
+        id
+        title
+        type
+        start
+        end
+        status {
+          status
+          active
+          paused
+          round
+          users
+          started
+          finished
+          archived
+        }
+        quizSet {
+          id
+          title
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}` as TypedDocumentString<ExamsDashboardQuery, ExamsDashboardQueryVariables>;
+
+export const ExamPageDocument = `query ExamPage($id: ID!) {
+  node(id: $id) {
+    ... on Exam {
+      id
+      title
+      description
+      language
+      externalId
+      deadline
+      enabled
+      status {
+        status
+      }
+      round {
+        current {
+          round
+          start
+          results
+        }
+        frozen
+        closed {
+          round
+          end
+          results
+        }
+      }
+      skills {
+        identifier
+        title
+      }
+      organization {
+        id
+      }
+      users(first: 50) {
+        edges {
+          node {
+            id
+            name
+          }
+        }
+      }
+      branding {
+        type
+        color
+        imageUrl
+      }
+      summaries {
+        language
+        summary
+        llm
+        model
+      }
+      permissions {
+        name
+        level
+      }
+      tags {
+        id
+      }
+    }
+  }
+}` as TypedDocumentString<ExamPageQuery, ExamPageQueryVariables>;
+
+export const CreateExamDocument = `mutation CreateExam($input: CreateExamInput!) {
+  createExam(input: $input) {
+    id
+    title
+    type
+    start
+    end
+    quizSet {
+      id
+    }
+  }
+}` as TypedDocumentString<CreateExamMutation, CreateExamMutationVariables>;
+
+export const UpdateExamDocument = `mutation UpdateExam($input: UpdateExamInput!) {
+  updateExam(input: $input) {
+    id
+    title
+    description
+    deadline
+    enabled
+  }
+}` as TypedDocumentString<UpdateExamMutation, UpdateExamMutationVariables>;
+
+export const DeleteExamDocument = `mutation DeleteExam($exam: ID!) {
+  deleteExam(exam: $exam)
+}` as TypedDocumentString<DeleteExamMutation, DeleteExamMutationVariables>;
 
 export const CreateIntegrationDocument = `mutation CreateIntegration($input: CreateIntegrationInput!) {
   createIntegration(input: $input) {

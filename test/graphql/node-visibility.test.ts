@@ -140,6 +140,14 @@ const cases: Record<string, () => Promise<Case>> = {
     const id = (await data(`mutation($f: JSONObject!) { upsertQuestion(fields: $f) { id } }`, { f: fields }, owner)).upsertQuestion.id;
     return { id, readers: [owner], others: [outsider], listed: connection('questions') };
   },
+  async Exam() {
+    const { owner, member, reporter, outsider, organization } = await organizationCast();
+    const quiz = (await data(`mutation { createQuizSet(input: { title: "For the exam" }) { id } }`, {}, owner)).createQuizSet.id;
+    const input = { title: 'Visible', quiz, organization, start: '2030-01-01T00:00:00Z', end: '2030-02-01T00:00:00Z' };
+    const id = (await data(`mutation($i: CreateExamInput!) { createExam(input: $i) { id } }`, { i: input }, owner)).createExam.id;
+    // Members hold their content level (none here) on the organization's exams; only the owner reads it.
+    return { id, readers: [owner], others: [member, reporter, outsider], listed: connection('exams') };
+  },
   async QuizSet() {
     const [owner, outsider] = [await caller('owner'), await caller('outsider')];
     const id = (await data(`mutation { createQuizSet(input: { title: "Visible" }) { id } }`, {}, owner)).createQuizSet.id;
