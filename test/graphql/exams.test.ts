@@ -74,7 +74,7 @@ describe('an exam page', () => {
     // A viewer without report sees the exam but not its examinees.
     const seen = await t.gql(ExamPageDocument, { id: exam }, { as: stranger });
     expect(seen.body.data.node).toMatchObject({ id: exam, users: null });
-    expect(seen.body.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path.join('.'), e.extensions.code])).toEqual([['node.users', 'PERMISSION_DENIED']]);
+    expect((seen.body.errors ?? []).map((e: { path: string[]; extensions: { code: string } }) => [e.path.join('.'), e.extensions.code])).toEqual([['node.users', 'PERMISSION_DENIED']]);
   });
 });
 

@@ -4,6 +4,8 @@ import { addMember, newOrganization, newQuiz, ok } from '../helpers/quiz-seed.ts
 import { END, START, examRule, newExam, newPlay, refused } from '../helpers/exam-seed.ts';
 import { clock } from '../../src/services/exams/clock.ts';
 import { newId } from '../../src/ids.ts';
+import { operations } from '../../src/rest/operations.ts';
+import { routes } from '../../src/rest/routes.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -354,5 +356,39 @@ describe('GET exam:skills', () => {
       exam,
       skills: [{ identifier: 'alg', title: 'Algebra', description: 'Equations' }, { identifier: 'geo', title: 'Geometry' }],
     });
+  });
+});
+
+describe('what exams change elsewhere', () => {
+  it('a Quiz set used by an exam is archived on DELETE quiz, and the exam keeps it', async () => {
+    const me = await t.newCaller('quiz-in-use');
+    const quiz = await newQuiz(t, me);
+    const exam = await newExam(t, me, { quiz });
+    expect(await ok(t, 'DELETE', 'quiz', { quiz }, me)).toEqual({ quiz, success: true });
+    expect(await t.db.prisma.quizSet.findUnique({ where: { id: quiz } })).toMatchObject({ archived: true });
+    expect((await ok(t, 'GET', 'exam', { exam }, me)).quiz).toBe(quiz);
+  });
+
+  it('deleting a user removes its exams with their results', async () => {
+    const manager = await t.newCaller('exam-owner-manager');
+    const owner = await t.newCaller('exam-owner-deleted', { createdBy: manager });
+    const exam = await newExam(t, owner);
+    await newPlay(t, exam, owner);
+    expect((await t.rpc('DELETE', 'user', { user: owner.user.id }, { as: manager })).status).toBe(200);
+    expect(await row(exam)).toBeNull();
+    expect(await t.db.prisma.play.count({ where: { examId: exam } })).toBe(0);
+  });
+
+  it('answers every operation of the Exams section and exam:round, none with 501', async () => {
+    const me = await t.newCaller('no-501');
+    const exam = await newExam(t, me);
+    const exams = operations.filter((o) => o.section === 'Exams');
+    expect(exams.map((o) => `${o.method} ${o.endpoint}`)).toEqual(expect.arrayContaining(['GET exam:round', 'POST exam:round', 'GET exam:status', 'POST exam:summary']));
+    for (const o of exams) {
+      expect(routes[`${o.method} ${o.endpoint}`], `${o.method} ${o.endpoint}`).toBeDefined();
+      const r = await t.rpc(o.method, o.endpoint, { exam }, { as: me });
+      expect(r.status, `${o.method} ${o.endpoint}`).not.toBe(501);
+      expect(r.status, `${o.method} ${o.endpoint}`).toBeLessThan(500);
+    }
   });
 });

@@ -84,12 +84,12 @@ export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>, 
 }
 
 /**
- * A Quiz set used elsewhere (by an exam) is archived, so what used it keeps its questions; one
- * used nowhere is deleted with its groups, items, permission rules and tags. Exams do not exist
- * yet, so nothing uses a Quiz set and DELETE removes it. Its questions stay in the owner's
- * question base.
+ * A Quiz set used elsewhere (by an exam, archived ones included, or by plays) is archived, so
+ * what used it keeps its questions; one used nowhere is deleted with its groups, items,
+ * permission rules and tags. Its questions stay in the owner's question base.
  */
-const isQuizSetUsed = async (_tx: Prisma.TransactionClient, _quizId: string) => false;
+const isQuizSetUsed = async (tx: Prisma.TransactionClient, quizId: string) =>
+  (await tx.exam.count({ where: { quizId }, take: 1 })) + (await tx.play.count({ where: { quizId }, take: 1 })) > 0;
 
 export async function deleteQuizSet(ctx: Context, raw: Record<string, unknown>): Promise<QuizSet> {
   const quiz = await findQuizSet(ctx, parseInput(s.quizRef, raw).quiz, 'quiz:delete');
