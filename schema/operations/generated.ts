@@ -1377,7 +1377,7 @@ export type ContentRulesQuery = { node:
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
-    | { id: string }
+    | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string }
@@ -4082,6 +4082,11 @@ export const ContentRulesDocument = `query ContentRules($id: ID!) {
       }
     }
     ... on Event {
+      permissions {
+        ...PermissionRuleFields
+      }
+    }
+    ... on Exam {
       permissions {
         ...PermissionRuleFields
       }

@@ -169,7 +169,7 @@ describe('malformed requests', () => {
 
   it('paging arguments out of range are refused naming them, on every implemented list', async () => {
     const lists = operations.filter((o) => implemented(o) && o.arguments.some((a) => a.name === 'limit'));
-    expect(lists.map((o) => o.endpoint).sort()).toEqual(['classes', 'integrations', 'organizations', 'questions', 'quizes', 'tags', 'users']);
+    expect(lists.map((o) => o.endpoint).sort()).toEqual(['classes', 'exams', 'integrations', 'organizations', 'questions', 'quizes', 'tags', 'users']);
     for (const o of lists) {
       for (const limit of ['-1', '0', '1001', '99999999999999999999', 'ten', '1.5']) {
         expectError(await t.rpc('GET', o.endpoint, { limit }), 403, 'INVALID_ARGUMENT', 'limit');
