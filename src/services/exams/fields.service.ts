@@ -177,3 +177,4 @@ export async function deleteFields(ctx: Context, raw: Record<string, unknown>): 
   });
   return { exam, removed };
 }
+export type { FieldsView } from './fields.model.ts';

@@ -127,7 +127,7 @@ export const identifierOf = (type: string, s: StoredSettings): string | undefine
 /** The record GET `exam:settings` answers. `resultsUrl` is the results page's address when it is available. */
 export function settingsView(exam: ExamFacts, s: StoredSettings, resultsUrl?: string): SettingsView {
   const type = exam.type;
-  const kind = kindOf(type, s);
+  const identifier = identifierOf(type, s);
   const view: SettingsView = {
     nonblocking: nonblockingOf(type, s),
     pausable: pausableOf(type, s),
@@ -136,16 +136,9 @@ export function settingsView(exam: ExamFacts, s: StoredSettings, resultsUrl?: st
     roundtime: exam.quizMode === 'TURNS' ? seconds(s.roundtime) : null,
     freezeRound: s.freezeRound ?? false,
     archive: s.archive ?? false,
-    exportFormat: s.exportFormat ?? 'xlsx',
-    exportSort: s.exportSort ?? 'default',
-  };
-  if (type === 'survey') return view;
-  const identifier = identifierOf(type, s);
-  return {
-    ...view,
     grading: s.grading === undefined || s.grading === 'default' ? null : s.grading,
     gradingThreshold: s.gradingThreshold,
-    viewResults: kind,
+    viewResults: kindOf(type, s),
     viewResultsStart: viewResultsStartOf(type, s),
     viewResultsIdentifier: identifier,
     resultsUrl: identifier ? resultsUrl : undefined,
@@ -154,6 +147,8 @@ export function settingsView(exam: ExamFacts, s: StoredSettings, resultsUrl?: st
     hidePoints: hidePointsOf(type, s),
     hideGrade: hideGradeOf(type, s),
     showInLasthour: s.showInLasthour ?? false,
+    exportFormat: s.exportFormat ?? 'xlsx',
+    exportSort: s.exportSort ?? 'default',
     exportStats: s.exportStats ?? false,
     exportAnswers: s.exportAnswers ?? false,
     exportPoints: s.exportPoints ?? false,
@@ -166,6 +161,13 @@ export function settingsView(exam: ExamFacts, s: StoredSettings, resultsUrl?: st
     // Read only: who started and finished is part of every export but a survey's (which may be anonymous).
     exportAttendance: true,
   };
+  // A survey reads no grading, no results viewing and only the format and order of its exports.
+  if (type === 'survey') {
+    for (const name of Object.keys(view) as (keyof SettingsView)[]) {
+      if (name === 'resultsUrl' || name === 'exportAttendance' || !appliesTo(type, name as SettingName)) delete view[name];
+    }
+  }
+  return view;
 }
 
 /** Drops the settings that do not apply to the exam's type. */
