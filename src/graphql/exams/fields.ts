@@ -50,7 +50,12 @@ const ExamFieldsType = builder.objectRef<FieldsView>('ExamUserDataFields').imple
 });
 
 builder.prismaObjectFields('Exam', (t) => ({
-  fields: t.field({ type: ExamFieldsType, description: 'Its user data fields (view permission).', resolve: (exam, _args, ctx) => fields.fieldsOf(ctx, exam) }),
+  fields: t.field({
+    type: ExamFieldsType,
+    description: 'Its user data fields (view permission).',
+    select: fields.fieldsSelection,
+    resolve: (exam) => fields.fieldsOfLoaded(exam),
+  }),
 }));
 
 const BuiltInFieldInput = builder.inputType('ExamBuiltInFieldInput', {

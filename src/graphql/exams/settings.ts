@@ -58,11 +58,17 @@ const ExamCertificateSettingsType = builder.objectRef<CertificateView>('ExamCert
 });
 
 builder.prismaObjectFields('Exam', (t) => ({
-  settings: t.field({ type: ExamSettingsType, description: 'Its settings (view permission).', resolve: (exam, _args, ctx) => settings.settingsOf(ctx, exam) }),
+  settings: t.field({
+    type: ExamSettingsType,
+    description: 'Its settings (view permission).',
+    select: { settings: { select: { values: true } }, quiz: { select: { mode: true } } },
+    resolve: (exam, _args, ctx) => settings.settingsOfLoaded(ctx, exam),
+  }),
   certificateSettings: t.field({
     type: ExamCertificateSettingsType,
     description: 'Its certificate settings (view permission).',
-    resolve: (exam, _args, ctx) => certificate.certificateSettingsOf(ctx, exam),
+    select: { certificateSettings: true },
+    resolve: (exam) => certificate.certificateSettingsOfLoaded(exam),
   }),
 }));
 

@@ -34,6 +34,9 @@ const updateInput = z.object({
   title: removable(text(1, 255)).optional(),
 });
 
+/** From the row loaded with the exam (GraphQL's `Exam.certificateSettings` selects it). */
+export const certificateSettingsOfLoaded = (exam: { certificateSettings: ExamCertificateSettings | null }): CertificateView => view(exam.certificateSettings);
+
 export async function certificateSettingsOf(ctx: Context, exam: Pick<Exam, 'id'>): Promise<CertificateView> {
   return view(await ctx.db.examCertificateSettings.findUnique({ where: { examId: exam.id } }));
 }

@@ -27,6 +27,14 @@ export async function fieldsOf(ctx: Context, exam: Pick<Exam, 'id'>): Promise<Fi
   return fieldsView(set, fields);
 }
 
+/** What `fieldsOfLoaded` needs loaded with the exam (GraphQL's `Exam.fields` selects it). */
+export const fieldsSelection = {
+  fieldSet: true,
+  fields: { where: { removedAt: null }, orderBy: [{ position: 'asc' }, { label: 'asc' }] },
+} as const satisfies Prisma.ExamSelect;
+
+export const fieldsOfLoaded = (exam: { fieldSet: ExamFieldSet | null; fields: ExamField[] }): FieldsView => fieldsView(exam.fieldSet, exam.fields);
+
 export async function getFields(ctx: Context, raw: Record<string, unknown>): Promise<{ exam: Exam; fields: FieldsView }> {
   const exam = await findExam(ctx, parseInput(examRef, raw).exam, 'exam:fields:read');
   return { exam, fields: await fieldsOf(ctx, exam) };

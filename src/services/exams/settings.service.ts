@@ -57,10 +57,12 @@ export async function getSettings(ctx: Context, raw: Record<string, unknown>): P
   return result(ctx, exam, stored);
 }
 
-/** The settings as one exam reads them, for GraphQL's `Exam.settings` (the exam is already visible). */
-export async function settingsOf(ctx: Context, exam: Exam): Promise<SettingsView> {
-  const [withMode, stored] = await Promise.all([withQuizMode(ctx.db, exam), storedSettings(ctx.db, exam.id)]);
-  return settingsView(withMode, stored, resultsUrl(ctx, exam.id));
+/**
+ * The settings as an exam reads them from rows already loaded with it: GraphQL's `Exam.settings`
+ * selects them with the exam (one round of SQL for a whole list); the exam is already visible.
+ */
+export function settingsOfLoaded(ctx: Pick<Context, 'config'>, exam: Pick<Exam, 'id' | 'type'> & { quiz: { mode: string }; settings: { values: unknown } | null }): SettingsView {
+  return settingsView({ id: exam.id, type: exam.type, quizMode: exam.quiz.mode }, (exam.settings?.values ?? {}) as StoredSettings, resultsUrl(ctx, exam.id));
 }
 
 async function write(ctx: Context, tx: Prisma.TransactionClient, examId: string, values: StoredSettings): Promise<void> {
