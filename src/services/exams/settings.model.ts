@@ -103,7 +103,7 @@ export interface SettingsView {
   exportAttendance?: boolean;
 }
 
-export type ExamFacts = Pick<Exam, 'id' | 'type'> & { quizMode: string };
+export type ExamShape = Pick<Exam, 'id' | 'type'> & { quizMode: string };
 
 const seconds = (v: number | 'default' | undefined) => (typeof v === 'number' ? v : null);
 
@@ -125,7 +125,7 @@ export const identifierOf = (type: string, s: StoredSettings): string | undefine
   (periodKinds.includes(kindOf(type, s)) && s.viewResultsIdentifier) || undefined;
 
 /** The record GET `exam:settings` answers. `resultsUrl` is the results page's address when it is available. */
-export function settingsView(exam: ExamFacts, s: StoredSettings, resultsUrl?: string): SettingsView {
+export function settingsView(exam: ExamShape, s: StoredSettings, resultsUrl?: string): SettingsView {
   const type = exam.type;
   const identifier = identifierOf(type, s);
   const view: SettingsView = {
