@@ -9,6 +9,7 @@ import { healthPage, jwksPage, linkProbe, loginPage, notFound, type SimpleRespon
 import { filePage } from './http/files.ts';
 import { createGraphQLHandler, type GraphQLHandler } from './graphql/yoga.ts';
 import { requestIdFrom } from './http/request-id.ts';
+import { resultsPages } from './http/results-page.ts';
 
 export interface App {
   /** The whole service as a fetch handler: used by tests and any fetch-based server. */
@@ -39,6 +40,7 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
   const limiter = new RateLimiter(platform.config.rateLimit);
   const rest = new RestRouter(platform, limiter);
   const graphql: GraphQLHandler = createGraphQLHandler(platform, limiter);
+  const results = resultsPages(platform);
   let ready = options.ready ?? false;
 
   async function fetchHandler(request: Request): Promise<Response> {
@@ -67,7 +69,10 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
       if (result) return new Response(result.body, { status: result.status, headers: result.headers });
       return graphql.fetch(new Request(request.url, { method: request.method, headers: request.headers, body }));
     }
-    const result = (await page(platform, request.method, url.pathname, ready)) ?? notFound();
+    const result =
+      (await results.handle({ method: request.method, path: url.pathname, forwardedFor: request.headers.get('x-forwarded-for'), body: () => request.text() })) ??
+      (await page(platform, request.method, url.pathname, ready)) ??
+      notFound();
     return new Response(result.status === 302 || request.method === 'HEAD' ? null : result.body, { status: result.status, headers: result.headers });
   }
 
@@ -130,7 +135,9 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
       return send(res, result);
     }
     if (pathname === '/graphql') return graphqlNode(req, res);
-    const result = (await page(platform, req.method ?? 'GET', pathname, ready)) ?? notFound();
+    const forwardedFor = req.headers['x-forwarded-for'] as string | undefined;
+    const resultsPage = { method: req.method ?? 'GET', path: pathname, forwardedFor, socketAddress: req.socket.remoteAddress, body: async () => (await readBody(req)).toString('utf8') };
+    const result = (await results.handle(resultsPage)) ?? (await page(platform, req.method ?? 'GET', pathname, ready)) ?? notFound();
     send(res, result, req.method === 'HEAD');
   }
 

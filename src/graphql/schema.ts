@@ -16,6 +16,8 @@ import './quizzes/quizzes.mutations.ts';
 import './grading/grading-preset.type.ts';
 import './exams/exam.type.ts';
 import './exams/exams.mutations.ts';
+import './exams/settings.ts';
+import './exams/fields.ts';
 import './permissions/permissions.ts';
 
 /** The GraphQL schema: every domain registers its types on the builder when imported above. */

@@ -12,6 +12,7 @@ import { tagRoutes } from './routes/tags.ts';
 import { permissionRoutes } from './routes/permissions.ts';
 import { questionRoutes } from './routes/questions.ts';
 import { examRoutes } from './routes/exams.ts';
+import { examSettingsRoutes } from './routes/exam-settings.ts';
 
 export type { CallInfo, Handler } from './routes/types.ts';
 
@@ -33,4 +34,5 @@ export const routes: Record<string, Handler> = {
   ...permissionRoutes,
   ...questionRoutes,
   ...examRoutes,
+  ...examSettingsRoutes,
 };

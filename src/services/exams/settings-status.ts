@@ -1,9 +1,16 @@
 import type { Context } from '../../context.ts';
+import { viewResultsStartOf, type StoredSettings } from './settings.model.ts';
 
 /**
- * What the exam settings tell the status and the rounds: whether new tests are paused, when the
- * results viewing period begins (view_results_start of the datetime kinds), and whether the round
- * is frozen (freeze_round). One call for many exams, so a dashboard costs the same for any number.
+ * What the exam settings tell the status and the rounds, for many exams in one statement (a
+ * dashboard costs the same for any number of exams):
+ * - `viewResultsStart`: REVIEW begins here, the `view_results_start` of the datetime and
+ *   datetime_blind kinds (null for the other kinds and for surveys, which have no results viewing);
+ * - `testsPaused`: the settings have no switch that pauses a whole exam. Plays in status `paused`
+ *   are single tests an examinee paused (pausable exams) and do not stop new tests from starting,
+ *   so PAUSED comes from the exam's own state (past its deadline); paused tests matter only to the
+ *   rules of nonblocking and pausable (settings.rules.ts);
+ * - `freezeRound`: the current round is frozen (freeze_round).
  */
 export interface RunSettings {
   testsPaused: boolean;
@@ -11,9 +18,13 @@ export interface RunSettings {
   freezeRound: boolean;
 }
 
-export const defaultRunSettings: RunSettings = { testsPaused: false, viewResultsStart: null, freezeRound: false };
-
-// The exam settings part backs this with the stored settings; until then every exam runs on the defaults.
-export async function runSettingsOf(_ctx: Pick<Context, 'db'>, examIds: readonly string[]): Promise<Map<string, RunSettings>> {
-  return new Map(examIds.map((id) => [id, defaultRunSettings]));
+export async function runSettingsOf(ctx: Pick<Context, 'db'>, examIds: readonly string[]): Promise<Map<string, RunSettings>> {
+  const exams = await ctx.db.exam.findMany({ where: { id: { in: [...examIds] } }, select: { id: true, type: true, settings: { select: { values: true } } } });
+  const byId = new Map(
+    exams.map((exam) => {
+      const stored = (exam.settings?.values ?? {}) as StoredSettings;
+      return [exam.id, { testsPaused: false, viewResultsStart: viewResultsStartOf(exam.type, stored) ?? null, freezeRound: stored.freezeRound ?? false }];
+    }),
+  );
+  return new Map(examIds.map((id) => [id, byId.get(id) ?? { testsPaused: false, viewResultsStart: null, freezeRound: false }]));
 }
