@@ -1379,7 +1379,6 @@ export type ContentRulesQuery = { node:
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string }
-    | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
