@@ -105,8 +105,17 @@ describe('setting up competencies', () => {
     const add = async (input: Record<string, unknown>) =>
       (await ok(t, CreateRequirementDocument, { input: { competency, ...input } as any })).createRequirement!;
 
-    const exam = await add({ type: 'exam', title: 'Exam', content: 'exm_external1', deadlineType: 'days', deadlineDays: 30, validityDays: 365 });
-    expect(exam).toMatchObject({ type: 'exam', priority: 0, deadline: { type: 'days', date: null, days: 30 }, validityDays: 365, content: 'exm_external1', exam: null });
+    // Exams are content of the registration: a requirement must name an exam of the organization (or of none).
+    const quiz = await t.db.prisma.quizSet.create({ data: { id: newId('QuizSet'), title: 'Safety quiz', language: 'en', ownerId: t.admin.user.id } });
+    const period = { start: new Date('2027-01-01T00:00:00Z'), end: new Date('2027-12-31T00:00:00Z') };
+    const realExam = await t.db.prisma.exam.create({
+      data: { id: newId('Exam'), title: 'Safety exam', externalId: 'SE', language: 'en', quizId: quiz.id, ownerId: t.admin.user.id, organizationId: org.id, ...period },
+    });
+    expectCode(await refused(t, CreateRequirementDocument, { input: { competency, type: 'exam', content: 'exm_external1' } as any }), 'NOT_FOUND', 'content');
+    const exam = await add({ type: 'exam', title: 'Exam', content: realExam.id, deadlineType: 'days', deadlineDays: 30, validityDays: 365 });
+    expect(exam).toMatchObject({
+      type: 'exam', priority: 0, deadline: { type: 'days', date: null, days: 30 }, validityDays: 365, content: realExam.id, exam: { id: realExam.id, externalId: 'SE', title: 'Safety exam' },
+    });
     const cls = await add({ type: 'class', content: klass.id, optional: true, description: 'In person' });
     expect(cls).toMatchObject({ priority: 1, optional: true, description: 'In person', class: { id: klass.id, externalId: 'FA', title: 'First aid' }, deadline: null });
     const doc = await add({ type: 'document', content: handbook, deadlineType: 'date', deadlineDate: '2027-03-01', documents: [handbook] });

@@ -55,6 +55,7 @@ describe('exam:branding', () => {
     await refused(t, () => t.rpc('POST', 'exam:branding', { exam, image: PNG, color: 'pink' }, { as: me }), 403, 'INVALID_ARGUMENT', 'color');
     await refused(t, () => t.rpc('POST', 'exam:branding', { exam, image: PNG, color: 'red', type: 'side' }, { as: me }), 403, 'INVALID_ARGUMENT', 'type');
     await refused(t, () => t.rpc('POST', 'exam:branding', { exam, color: 'red' }, { as: me }), 403, 'MISSING_ARGUMENT', 'image');
+    await refused(t, () => t.rpc('POST', 'exam:branding', { exam, color: 'red', image: { data: PNG } }, { as: me, encoding: 'json' }), 403, 'INVALID_ARGUMENT', 'image');
     await refused(t, () => t.rpc('POST', 'exam:branding', { exam, image: PNG }, { as: me }), 403, 'MISSING_ARGUMENT', 'color');
   });
 

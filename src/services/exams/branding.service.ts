@@ -36,8 +36,10 @@ async function readImage(value: unknown): Promise<Image> {
       return { url: text };
     }
     data = decodeBase64('image', text);
-  } else {
+  } else if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
     throw new ArgumentError('image', 'is required', 'MISSING_ARGUMENT');
+  } else {
+    throw new ArgumentError('image', 'must be base64 image content, an http(s) URL or an uploaded file');
   }
   if (data.byteLength === 0) throw new ArgumentError('image', 'must not be an empty file');
   if (data.byteLength > MAX_FILE_BYTES) throw tooLarge();
