@@ -15,6 +15,9 @@ import './questions/questions.mutations.ts';
 import './quizzes/quizzes.mutations.ts';
 import './grading/grading-preset.type.ts';
 import './exams/exam.type.ts';
+import './plays/play.type.ts';
+import './plays/plays.mutations.ts';
+import './plays/results.ts';
 import './permissions/permissions.ts';
 
 /** The GraphQL schema: every domain registers its types on the builder when imported above. */

@@ -11,6 +11,7 @@ import { gradingRoutes } from './routes/grading.ts';
 import { tagRoutes } from './routes/tags.ts';
 import { permissionRoutes } from './routes/permissions.ts';
 import { questionRoutes } from './routes/questions.ts';
+import { resultRoutes } from './routes/results.ts';
 
 export type { CallInfo, Handler } from './routes/types.ts';
 
@@ -31,4 +32,5 @@ export const routes: Record<string, Handler> = {
   ...tagRoutes,
   ...permissionRoutes,
   ...questionRoutes,
+  ...resultRoutes,
 };
