@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { Exam, Play, PlayAnswer, Prisma, QuizSet } from '../../generated/prisma/client.ts';
-import { can } from '../../auth/policy.ts';
+import { can, canEach } from '../../auth/policy.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { cancel, enqueue } from '../../jobs/queue.ts';
@@ -15,6 +15,7 @@ import { parseInput } from '../validation.ts';
 import { examRules, examStatus, inExamPeriod, practiceRules, type PlayRules } from './exam-rules.ts';
 import { unknownPlay } from './play-access.ts';
 import { settlePlay } from './settle.ts';
+import { pointsMaximumOf } from './scoring.ts';
 import { announceResult } from './result-events.ts';
 import * as s from './plays.schemas.ts';
 
@@ -197,7 +198,11 @@ export async function answerQuestion<S extends Selection<'PlayAnswer'>>(ctx: Con
     if (play.examId && ((input.hints ?? 0) > 0 || (input.solutionSteps ?? 0) > 0)) {
       throw new ArgumentError(input.hints ? 'hints' : 'solutionSteps', 'hints and solutions are not shown in exams', 'ARGUMENT_CONFLICT');
     }
-    const quiz = await tx.quizSet.findUniqueOrThrow({ where: { id: play.quizId }, select: { mode: true } });
+    const [quiz, question] = await Promise.all([
+      tx.quizSet.findUniqueOrThrow({ where: { id: play.quizId }, select: { mode: true } }),
+      tx.question.findUnique({ where: { id: input.question }, select: { type: true, data: true } }),
+    ]);
+    if (!question) throw new ArgumentError('question', `is not a question of play '${play.id}'`, 'NOT_FOUND');
     let timeAnswer = (now.getTime() - play.timeStart.getTime()) / 1000;
     if (quiz.mode === 'TURNS') {
       const current = turnsPosition(play, await rulesOf(tx, play), now);
@@ -213,6 +218,7 @@ export async function answerQuestion<S extends Selection<'PlayAnswer'>>(ctx: Con
       solutionSteps: input.solutionSteps ?? 0,
       timeAnswer: Math.round(timeAnswer * 1000) / 1000,
       points: null,
+      pointsMaximum: pointsMaximumOf(question),
       evaluated: false,
       gradedById: null,
       answeredAt: now,
@@ -258,15 +264,17 @@ export async function finishPlay<S extends Selection<'Play'>>(ctx: Context, raw:
  */
 export async function gradeAnswer<S extends Selection<'PlayAnswer'>>(ctx: Context, raw: Record<string, unknown>, query?: S): Promise<PlayAnswer> {
   const input = parseInput(s.gradeAnswer, raw);
+  // The policy reads outside the transaction (the embedded database has one connection).
+  const found = await ctx.db.play.findUnique({ where: { id: input.play }, include: { exam: true, quiz: true } });
+  if (!found) throw unknownPlay(input.play);
+  const [viewable, allowed] = found.exam
+    ? await canEach(ctx, [['exam:read', found.exam], ['exam:results:grade', found.exam]])
+    : await canEach(ctx, [['quiz:read', found.quiz], ['quiz:update', found.quiz]]);
+  if (!viewable || (found.exam?.archived ?? false)) throw unknownPlay(input.play);
+  if (!allowed) throw new PermissionError(found.exam ? 'You need control permission on the exam to grade its answers' : 'You need modify permission on the Quiz set to grade its answers');
   return ctx.db.$transaction(async (tx) => {
     await lockPlay(tx, input.play);
-    const play = await tx.play.findUnique({ where: { id: input.play }, include: { exam: true, quiz: true } });
-    if (!play) throw unknownPlay(input.play);
-    const [viewable, allowed] = play.exam
-      ? [await can(ctx, 'exam:read', play.exam), await can(ctx, 'exam:results:grade', play.exam)]
-      : [await can(ctx, 'quiz:read', play.quiz), await can(ctx, 'quiz:update', play.quiz)];
-    if (!viewable || (play.exam?.archived ?? false)) throw unknownPlay(input.play);
-    if (!allowed) throw new PermissionError(play.exam ? 'You need control permission on the exam to grade its answers' : 'You need modify permission on the Quiz set to grade its answers');
+    const play = await tx.play.findUniqueOrThrow({ where: { id: input.play } });
     if (play.status !== 'finished') throw playError('Answers are graded once the play is finished', 'PLAY_NOT_FINISHED');
     const answer = await tx.playAnswer.findUnique({ where: { playId_questionId: { playId: play.id, questionId: input.question } } });
     if (!answer) throw new ArgumentError('question', `play '${play.id}' has no answer to it`, 'NOT_FOUND');
