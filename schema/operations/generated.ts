@@ -733,10 +733,12 @@ export type AssignmentSubmissionsQuery = { node:
     | { __typename: 'Course' }
     | { __typename: 'Department' }
     | { __typename: 'Event' }
+    | { __typename: 'Exam' }
     | { __typename: 'GradingPreset' }
     | { __typename: 'Integration' }
     | { __typename: 'LibraryDocument' }
     | { __typename: 'Organization' }
+    | { __typename: 'Play' }
     | { __typename: 'Question' }
     | { __typename: 'QuizSet' }
     | { __typename: 'Scorm' }
@@ -867,7 +869,9 @@ export type ComplianceDashboardQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
     | { title: string, id: string, compliance: { scope: ComplianceScope, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number }, competencies: Array<{ id: string, externalId: string | null, title: string }>, departments: Array<{ level: number, members: number, department: { id: string, title: string } | null, parent: { id: string, title: string } | null, competencies: Array<{ competency: { id: string, title: string }, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } }> }> } }
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -893,7 +897,9 @@ export type OrganizationCompetenciesQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
     | { id: string, competencies: Array<{ id: string, externalId: string | null, title: string, description: string | null, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null }>, library: Array<{ id: string, title: string, prefix: string | null, archived: boolean, createdAt: string }> }
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -913,6 +919,8 @@ export type CompetencyQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string, externalId: string | null, title: string, description: string | null, organization: { id: string, title: string }, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null }
+    | { id: string }
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -1149,10 +1157,12 @@ export type DepartmentNodeQuery = { node:
     | { __typename: 'Course', id: string }
     | { __typename: 'Department', id: string, title: string, externalId: string | null, level: number, memberCount: number, organization: { id: string }, parent: { id: string, title: string } | null, children: Array<{ id: string, title: string }>, permission: { organization: OrganizationRole, content: ContentLevel, members: MemberScope }, leaders: Array<{ userId: string, name: string }> }
     | { __typename: 'Event', id: string }
+    | { __typename: 'Exam', id: string }
     | { __typename: 'GradingPreset', id: string }
     | { __typename: 'Integration', id: string }
     | { __typename: 'LibraryDocument', id: string }
     | { __typename: 'Organization', id: string }
+    | { __typename: 'Play', id: string }
     | { __typename: 'Question', id: string }
     | { __typename: 'QuizSet', id: string }
     | { __typename: 'Scorm', id: string }
@@ -1254,9 +1264,11 @@ export type ContentRulesQuery = { node:
     | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string }
+    | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
     | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
@@ -1478,6 +1490,8 @@ export type QuestionNodeQueryVariables = Exact<{
 
 
 export type QuestionNodeQuery = { node:
+    | { id: string }
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -1728,6 +1742,8 @@ export type TagNodeQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
+    | { id: string }
     | { id: string, title: string, externalId: string | null, color: string, icon: string | null }
     | { id: string }
     | { id: string }
@@ -1747,9 +1763,11 @@ export type ContentTagsQuery = { node:
     | { id: string }
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
     | { id: string }
+    | { id: string }
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
     | { id: string }
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string }
     | { id: string }
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
@@ -1904,10 +1922,12 @@ export type NodeQuery = { node:
     | { __typename: 'Course', id: string }
     | { __typename: 'Department', id: string }
     | { __typename: 'Event', id: string }
+    | { __typename: 'Exam', id: string }
     | { __typename: 'GradingPreset', id: string }
     | { __typename: 'Integration', title: string, id: string }
     | { __typename: 'LibraryDocument', id: string }
     | { __typename: 'Organization', id: string }
+    | { __typename: 'Play', id: string }
     | { __typename: 'Question', id: string }
     | { __typename: 'QuizSet', id: string }
     | { __typename: 'Scorm', id: string }

@@ -26,3 +26,12 @@ builder.prismaObjectFields('QuizSet', (t) => ({
     resolve: (query, quiz, args, ctx) => results.quizResults(ctx, quiz, args, query),
   }),
 }));
+
+builder.queryFields((t) => ({
+  myPlays: t.prismaConnection({
+    type: 'Play',
+    cursor: 'id',
+    description: "The caller's own plays (exams and practice), newest first.",
+    resolve: (query, _root, _args, ctx) => results.ownPlays(ctx, query),
+  }),
+}));

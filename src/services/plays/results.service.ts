@@ -169,3 +169,12 @@ function choicesOf(playId: string, q: { id: string; type: string; answers: strin
   }
   return all;
 }
+
+/** The viewer's own plays (the player's list), newest first; forgotten ones belong to nobody. */
+export async function ownPlays<S extends Selection<'Play'>>(ctx: Context, query: S & { take?: number; skip?: number; cursor?: Prisma.PlayWhereUniqueInput }) {
+  return ctx.db.play.findMany({
+    ...query,
+    where: { userId: ctx.viewer.user.id, OR: [{ examId: null }, { exam: { archived: false } }] },
+    orderBy: [{ timeStart: 'desc' }, { id: 'desc' }],
+  });
+}
