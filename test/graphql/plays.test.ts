@@ -415,3 +415,45 @@ describe('results connections', () => {
     expect(other.body.data.node).toBeNull();
   });
 });
+
+describe('competency requirements of type exam', () => {
+  it('wait while answers await review and complete with a valid successful result, visible in the status counters', async () => {
+    const organization = newId('Organization');
+    await t.db.prisma.organization.create({ data: { id: organization, title: 'Compliance Org', ownerId: t.admin.user.id } });
+    const learner = await t.newCaller('learner');
+    await t.db.prisma.organizationMember.create({ data: { organizationId: organization, userId: learner.user.id } });
+    const free = await question('c1', 'free-text', []);
+    const quiz = await quizWith([free], { grading: 'gp_passfail' });
+    const exam = await examOf(quiz, [learner]);
+    const competency = newId('Competency');
+    await t.db.prisma.competency.create({ data: { id: competency, organizationId: organization, title: 'Certified', assignAll: true } });
+    await t.db.prisma.requirement.create({ data: { id: newId('Requirement'), competencyId: competency, type: 'exam', contentId: exam } });
+    const counters = async () => (await ok(t, 'GET', 'organization:competencies', { organization }, t.admin)).competencies[0].status;
+
+    const play = (await gqlOk(START, { input: { exam } }, learner)).startPlay.id;
+    await gqlOk(ANSWER, { input: { play, question: free, response: 'My essay' } }, learner);
+    await gqlOk(FINISH, { input: { play } }, learner);
+    expect(await counters()).toMatchObject({ completed: 0, waiting: 1 });
+
+    await gqlOk(GRADE, { input: { play, question: free, points: 1 } }, owner);
+    expect(await counters()).toMatchObject({ completed: 1, waiting: 0 });
+  });
+
+  it('a failed result completes nothing', async () => {
+    const organization = newId('Organization');
+    await t.db.prisma.organization.create({ data: { id: organization, title: 'Failing Org', ownerId: t.admin.user.id } });
+    const learner = await t.newCaller('failing');
+    await t.db.prisma.organizationMember.create({ data: { organizationId: organization, userId: learner.user.id } });
+    const q = await question('c2', 'generic', ['right']);
+    const quiz = await quizWith([q], { grading: 'gp_passfail' });
+    const exam = await examOf(quiz, [learner]);
+    const competency = newId('Competency');
+    await t.db.prisma.competency.create({ data: { id: competency, organizationId: organization, title: 'Certified', assignAll: true } });
+    await t.db.prisma.requirement.create({ data: { id: newId('Requirement'), competencyId: competency, type: 'exam', contentId: exam } });
+    const play = (await gqlOk(START, { input: { exam } }, learner)).startPlay.id;
+    await gqlOk(ANSWER, { input: { play, question: q, response: 'wrong' } }, learner);
+    expect((await gqlOk(FINISH, { input: { play } }, learner)).finishPlay.result).toMatchObject({ successful: false, grade: 'fail' });
+    const status = (await ok(t, 'GET', 'organization:competencies', { organization }, t.admin)).competencies[0].status;
+    expect(status).toMatchObject({ completed: 0, waiting: 0 });
+  });
+});
