@@ -288,6 +288,15 @@ describe('exam plays', () => {
     expect(started.result).toMatchObject({ questionsTotal: 0, pointsTotal: 0, valid: true });
   });
 
+  it('two simultaneous starts make one attempt', async () => {
+    const quiz = await quizWith([await question('cc1', 'generic', ['a'])]);
+    const racer = await t.newCaller('racer');
+    const exam = await examOf(quiz, [racer]);
+    const [a, b] = await Promise.all([gqlOk(START, { input: { exam } }, racer), gqlOk(START, { input: { exam } }, racer)]);
+    expect(a.startPlay.id).toBe(b.startPlay.id);
+    expect(await t.db.prisma.play.count({ where: { examId: exam } })).toBe(1);
+  });
+
   it('holds an exam account to its blocking exam during the period', async () => {
     const quiz = await quizWith([await question('b1', 'generic', ['a'])]);
     const account = await t.newCaller('examaccount');
