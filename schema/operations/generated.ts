@@ -816,6 +816,7 @@ export type AssignmentSubmissionsQuery = { node:
     | { __typename: 'Integration' }
     | { __typename: 'LibraryDocument' }
     | { __typename: 'Organization' }
+    | { __typename: 'Play' }
     | { __typename: 'Question' }
     | { __typename: 'QuizSet' }
     | { __typename: 'Scorm' }
@@ -956,6 +957,7 @@ export type ComplianceDashboardQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
    | null };
 
 export type OrganizationCompetenciesQueryVariables = Exact<{
@@ -983,6 +985,7 @@ export type OrganizationCompetenciesQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
    | null };
 
 export type CompetencyQueryVariables = Exact<{
@@ -994,6 +997,7 @@ export type CompetencyQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string, externalId: string | null, title: string, description: string | null, organization: { id: string, title: string }, assignments: { all: boolean, departments: number, members: number }, departments: Array<{ id: string, title: string }>, members: Array<{ id: string, name: string }>, documents: Array<{ id: string, title: string, prefix: string | null, archived: boolean }>, requirements: Array<{ id: string, type: RequirementType, title: string | null, optional: boolean, description: string | null, priority: number, validityDays: number | null, changedAt: string, content: string | null, deadline: { type: string, date: string | null, days: number | null } | null, exam: { id: string, externalId: string | null, title: string } | null, class: { id: string, externalId: string | null, title: string } | null, document: { id: string, title: string, prefix: string | null, archived: boolean } | null, journey: { exam: string, title: string, active: boolean, outcomes: Array<string> } | null, todo: { type: TodoType, attachments: boolean, fields: Array<string> | null, educators: Array<{ id: string, name: string }> | null } | null, documents: Array<{ id: string, title: string }> }>, status: { assigned: number, completed: number, progress: number, waiting: number, expired: number, due: number, overdue: number, outdated: number } | null }
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -1277,6 +1281,7 @@ export type DepartmentNodeQuery = { node:
     | { __typename: 'Integration', id: string }
     | { __typename: 'LibraryDocument', id: string }
     | { __typename: 'Organization', id: string }
+    | { __typename: 'Play', id: string }
     | { __typename: 'Question', id: string }
     | { __typename: 'QuizSet', id: string }
     | { __typename: 'Scorm', id: string }
@@ -1382,6 +1387,7 @@ export type ContentRulesQuery = { node:
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
+    | { id: string }
     | { id: string }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
     | { id: string, permissions: Array<{ userId: string, name: string, level: PermissionLevel, grantedById: string | null, createdAt: string, user: { id: string } | null }> }
@@ -1603,6 +1609,7 @@ export type QuestionNodeQueryVariables = Exact<{
 
 
 export type QuestionNodeQuery = { node:
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -1855,6 +1862,7 @@ export type TagNodeQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
     | { id: string, title: string, externalId: string | null, color: string, icon: string | null }
     | { id: string }
     | { id: string }
@@ -1878,6 +1886,7 @@ export type ContentTagsQuery = { node:
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
     | { id: string }
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
+    | { id: string }
     | { id: string }
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
     | { id: string, tags: Array<{ id: string, title: string, externalId: string | null, color: string, icon: string | null }> }
@@ -2037,6 +2046,7 @@ export type NodeQuery = { node:
     | { __typename: 'Integration', title: string, id: string }
     | { __typename: 'LibraryDocument', id: string }
     | { __typename: 'Organization', id: string }
+    | { __typename: 'Play', id: string }
     | { __typename: 'Question', id: string }
     | { __typename: 'QuizSet', id: string }
     | { __typename: 'Scorm', id: string }

@@ -82,6 +82,9 @@ const oneType = {
   'exam:users:read': { level: 'report', doing: 'read its examinees' },
   'exam:users:update': { level: 'control', doing: 'manage its examinees' },
   'exam:settings:copy': { level: 'view', doing: 'copy its settings' },
+  'exam:results:grade': { level: 'control', doing: 'grade its answers' },
+  'exam:results:archive': { level: 'control', doing: 'archive its results' },
+  'quiz:results:read': { level: 'report', doing: 'read its results' },
 } as const satisfies Record<string, Need>;
 
 export type Action = `${ContentType}:${keyof typeof everyType}` | keyof typeof oneType;

@@ -4,7 +4,7 @@ import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
-import { DateResolver, DateTimeResolver, EmailAddressResolver, JSONObjectResolver } from 'graphql-scalars';
+import { DateResolver, DateTimeResolver, EmailAddressResolver, JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import type PrismaTypes from '../generated/pothos-prisma.ts';
 import { getDatamodel } from '../generated/pothos-prisma.ts';
 import type { Context } from '../context.ts';
@@ -35,6 +35,7 @@ export const builder = new SchemaBuilder<{
     Date: { Input: Date; Output: Date };
     EmailAddress: { Input: string; Output: string };
     JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
+    JSON: { Input: unknown; Output: unknown };
     ID: { Input: string; Output: string };
   };
 }>({
@@ -82,6 +83,7 @@ builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('Date', DateResolver);
 builder.addScalarType('EmailAddress', EmailAddressResolver);
 builder.addScalarType('JSONObject', JSONObjectResolver);
+builder.addScalarType('JSON', JSONResolver);
 
 builder.queryType({ description: 'Reads of the learning platform.' });
 builder.mutationType({ description: 'Writes of the learning platform; each calls the same service as the REST contract.' });

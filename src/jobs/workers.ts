@@ -2,12 +2,13 @@ import type { Platform } from '../context.ts';
 import { deliverNotification } from '../services/notifications/notifications.service.ts';
 import { expireQuestionExport } from '../services/questions/export.ts';
 import { deliverWebhook } from '../services/webhooks/delivery.ts';
+import { finishOverduePlay } from '../services/plays/plays.service.ts';
 import { startWorker, type Worker } from './run.ts';
 import { asSystem } from './system.ts';
 import type { Task } from './task.ts';
 
 /** Every task the service runs. A task missing here is never claimed: its jobs wait. */
-export const serviceTasks: readonly Task[] = [deliverNotification, deliverWebhook, expireQuestionExport];
+export const serviceTasks: readonly Task[] = [deliverNotification, deliverWebhook, expireQuestionExport, finishOverduePlay];
 
 /**
  * The service's background work, as the system. The queue lives in the database, so work

@@ -13,6 +13,7 @@ import { permissionRoutes } from './routes/permissions.ts';
 import { questionRoutes } from './routes/questions.ts';
 import { examRoutes } from './routes/exams.ts';
 import { examSettingsRoutes } from './routes/exam-settings.ts';
+import { resultRoutes } from './routes/results.ts';
 
 export type { CallInfo, Handler } from './routes/types.ts';
 
@@ -35,4 +36,5 @@ export const routes: Record<string, Handler> = {
   ...questionRoutes,
   ...examRoutes,
   ...examSettingsRoutes,
+  ...resultRoutes,
 };

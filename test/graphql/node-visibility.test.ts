@@ -153,6 +153,20 @@ const cases: Record<string, () => Promise<Case>> = {
     const id = (await data(`mutation { createQuizSet(input: { title: "Visible" }) { id } }`, {}, owner)).createQuizSet.id;
     return { id, readers: [owner], others: [outsider], listed: connection('quizSets') };
   },
+  async Play() {
+    const [owner, player, outsider] = [await caller('owner'), await caller('player'), await caller('outsider')];
+    const quiz = (await data(`mutation { createQuizSet(input: { title: "Played" }) { id } }`, {}, owner)).createQuizSet.id;
+    await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz, userId: player.user.id, level: 'view' } });
+    await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz, userId: outsider.user.id, level: 'view' } });
+    const id = (await data(`mutation($q: ID!) { startPlay(input: { quiz: $q }) { id } }`, { q: quiz }, player)).startPlay.id;
+    // Its user lists it among its own plays; report on the Quiz set lists it among the Quiz set's results.
+    const listed = async (as: Caller) => {
+      const own = ids((await data(`{ myPlays(first: 100) { edges { node { id } } } }`, {}, as)).myPlays.edges);
+      const node = (await partial(`query($q: ID!) { node(id: $q) { ... on QuizSet { results(first: 100) { edges { node { id } } } } } }`, { q: quiz }, as))?.node;
+      return [...own, ...ids(node?.results?.edges ?? [])];
+    };
+    return { id, readers: [owner, player], others: [outsider], listed };
+  },
   Scorm: content('Scorm', 'scorms'),
   async Skill() {
     const [owner, outsider] = [await caller('owner'), await caller('outsider')];

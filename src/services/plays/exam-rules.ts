@@ -1,0 +1,112 @@
+import type { Exam, Prisma, QuizSet } from '../../generated/prisma/client.ts';
+
+/**
+ * The few exam settings and the exam status the player needs, read in this one place. The exam
+ * settings are stored by the exam settings domain; until it is connected here, `examSettingsSource`
+ * answers no stored settings and every exam plays by the documented defaults below. Connecting
+ * it means pointing `examSettingsSource.read` (and `examStatus`) at that domain, nothing else.
+ */
+
+/** Settings as the exam settings domain stores them; a missing key is not configured. */
+export interface StoredExamSettings {
+  /** Seconds; 0 no limit; null or missing: `default` (the Quiz set's). */
+  timelimit?: number | null;
+  roundtime?: number | null;
+  /** A preset code, `none`, or null / missing: `default` (the Quiz set's). */
+  grading?: string | null;
+  gradingThreshold?: number | null;
+  nonblocking?: boolean | null;
+  pausable?: boolean | null;
+  archive?: boolean | null;
+  questionless?: boolean | null;
+}
+
+type Reader = Prisma.TransactionClient;
+
+/** Where stored exam settings come from (see above). Tests of the player may point it at their own. */
+export const examSettingsSource: { read: (db: Reader, exams: readonly Exam[]) => Promise<StoredExamSettings[]> } = {
+  read: async (_db, exams) => exams.map(() => ({})),
+};
+
+/** The rules one play of an exam (or a practice play of a Quiz set alone) follows. */
+export interface PlayRules {
+  /** Seconds for the whole test; null no limit. */
+  timelimit: number | null;
+  /** Seconds per question (TURNS Quiz sets only); null no limit. */
+  roundtime: number | null;
+  /** A grading preset code, `custom`, or null (grading `none`: nothing decided). */
+  grading: string | null;
+  gradingThreshold: number | null;
+  /** Exam accounts may start other plays during the exam period. */
+  nonblocking: boolean;
+  /** An open play stays open until the exam period ends (pausing), whatever the time limit. */
+  pausable: boolean;
+  /** Examinees' current results may be archived. */
+  archive: boolean;
+  /** The test has no questions: starting it finishes it. */
+  questionless: boolean;
+}
+
+const positive = (n: number | null | undefined) => (n === null || n === undefined || n <= 0 ? null : n);
+/** A Quiz set's `grading`: null (not configured) and `none` both grade nothing. */
+const quizGrading = (quiz: Pick<QuizSet, 'grading'>) => (quiz.grading === null || quiz.grading === 'none' ? null : quiz.grading);
+
+/** A practice play follows its Quiz set's settings. */
+export function practiceRules(quiz: QuizSet): PlayRules {
+  return {
+    timelimit: positive(quiz.timelimit),
+    roundtime: quiz.mode === 'TURNS' ? positive(quiz.roundtime) : null,
+    grading: quizGrading(quiz),
+    gradingThreshold: quiz.gradingThreshold,
+    nonblocking: true,
+    pausable: false,
+    archive: false,
+    questionless: false,
+  };
+}
+
+/**
+ * An exam's rules: its own setting where configured, the Quiz set's where it defers (timelimit,
+ * roundtime, grading `default`). Defaults where the settings table of the contract gives none:
+ * nonblocking false (true for homework and survey, as the table requires), pausable false (true for
+ * homework), archive false, questionless false (never for survey and championship).
+ */
+export function examRulesOf(exam: Exam, quiz: QuizSet, stored: StoredExamSettings): PlayRules {
+  const fromQuiz = practiceRules(quiz);
+  const alwaysNonblocking = exam.type === 'homework' || exam.type === 'survey';
+  const nonblocking = alwaysNonblocking || (stored.nonblocking ?? false);
+  const deferGrading = stored.grading === null || stored.grading === undefined || stored.grading === 'default';
+  return {
+    timelimit: stored.timelimit === null || stored.timelimit === undefined ? fromQuiz.timelimit : positive(stored.timelimit),
+    roundtime: quiz.mode !== 'TURNS' ? null : stored.roundtime === null || stored.roundtime === undefined ? fromQuiz.roundtime : positive(stored.roundtime),
+    grading: exam.type === 'survey' ? null : deferGrading ? fromQuiz.grading : stored.grading === 'none' ? null : stored.grading!,
+    gradingThreshold: deferGrading ? fromQuiz.gradingThreshold : (stored.gradingThreshold ?? null),
+    nonblocking,
+    pausable: exam.type === 'homework' || (nonblocking && (stored.pausable ?? false)),
+    archive: stored.archive ?? false,
+    questionless: exam.type !== 'survey' && exam.type !== 'championship' && (stored.questionless ?? false),
+  };
+}
+
+/** The rules of each exam, in order (one round of statements for the stored settings). */
+export async function examRules(db: Reader, exams: readonly (Exam & { quiz: QuizSet })[]): Promise<PlayRules[]> {
+  const stored = await examSettingsSource.read(db, exams);
+  return exams.map((exam, i) => examRulesOf(exam, exam.quiz, stored[i] ?? {}));
+}
+
+export type ExamStatus = 'INACTIVE' | 'ACTIVE' | 'PAUSED' | 'REVIEW' | 'EXPIRED';
+
+/**
+ * The exam's status at `now`. The exams domain derives it (src/services/exams/status.ts, with
+ * pausing and the results viewing period); until it is connected here: switched off or not begun
+ * INACTIVE, past its end EXPIRED, past its start deadline PAUSED, otherwise ACTIVE.
+ */
+export function examStatus(exam: Pick<Exam, 'active' | 'start' | 'end' | 'deadline'>, now: Date): ExamStatus {
+  if (!exam.active || now < exam.start) return 'INACTIVE';
+  if (now >= exam.end) return 'EXPIRED';
+  if (exam.deadline && now > exam.deadline) return 'PAUSED';
+  return 'ACTIVE';
+}
+
+/** The exam period is running (an exam account of a blocking exam is held to it). */
+export const inExamPeriod = (exam: Pick<Exam, 'active' | 'start' | 'end'>, now: Date) => exam.active && exam.start <= now && now < exam.end;

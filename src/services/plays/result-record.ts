@@ -1,0 +1,63 @@
+import type { Play, PlayAnswer, Question } from '../../generated/prisma/client.ts';
+import { datetime } from '../../rest/format.ts';
+
+/**
+ * The contract's Quiz play result, built once for REST and for the webhooks' `data`. Datetimes in
+ * the contract's format; points as JSON numbers.
+ */
+
+/** Finished, every question evaluated, not archived. */
+export const isValid = (play: Pick<Play, 'status' | 'evaluated' | 'archived'>) => play.status === 'finished' && play.evaluated && !play.archived;
+
+export function playResult(play: Play) {
+  return {
+    play: play.id,
+    user: play.userId,
+    time_start: datetime(play.timeStart),
+    time_end: datetime(play.timeEnd),
+    questions_total: play.questionsTotal,
+    questions_correct: play.questionsCorrect,
+    points_total: play.pointsTotal,
+    points_correct: play.pointsCorrect,
+    valid: isValid(play),
+    successful: play.successful,
+  };
+}
+
+/** An exam result adds the attempt. */
+export const examPlayResult = (play: Play) => ({ ...playResult(play), attempt: play.attempt });
+
+/**
+ * The detailed result: attempt for exam plays, and each question of the play in its order with
+ * its maximum and points (0 until scored); time_answer only where an answer was given.
+ */
+export function detailedResult(play: Play & { answers: PlayAnswer[] }, questions: Pick<Question, 'id' | 'externalId' | 'type' | 'data'>[], maximumOf: (q: Pick<Question, 'type' | 'data'>) => number) {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const answers = new Map(play.answers.map((a) => [a.questionId, a]));
+  const rows = play.questionIds.flatMap((id, i) => {
+    const question = byId.get(id);
+    if (!question) return [];
+    const answer = answers.get(id);
+    return [
+      {
+        index: i + 1,
+        id: question.externalId,
+        question: id,
+        ...(answer?.timeAnswer !== null && answer?.timeAnswer !== undefined ? { time_answer: answer.timeAnswer } : {}),
+        points_maximum: answer?.pointsMaximum ?? maximumOf(question),
+        points: answer?.points ?? 0,
+      },
+    ];
+  });
+  return { ...playResult(play), ...(play.examId ? { attempt: play.attempt } : {}), questions: rows };
+}
+
+/** The webhook `data` of exam-play-result and quiz-play-result (documented in the README). */
+export function resultEventData(play: Play) {
+  return {
+    ...playResult(play),
+    ...(play.examId ? { exam: play.examId, attempt: play.attempt } : {}),
+    quiz: play.quizId,
+    grade: play.grade,
+  };
+}

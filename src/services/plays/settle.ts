@@ -1,0 +1,45 @@
+import type { Prisma } from '../../generated/prisma/client.ts';
+import { recordExamRequirements } from './competency-progress.ts';
+import type { PlayRules } from './exam-rules.ts';
+import { gradeOf, scoreAnswer, totalsOf } from './scoring.ts';
+
+type Tx = Prisma.TransactionClient;
+
+export type SettledPlay = Prisma.PlayGetPayload<{ include: { exam: true; quiz: true } }>;
+
+/**
+ * Writes a finished play's scores: with `score`, every answer through the answer checker (an
+ * educator's grade stays); then the totals over the play's questions (unanswered ones score 0),
+ * and the grade and success once nothing waits for a person (until then both are null); the
+ * user's exam requirements follow.
+ */
+export async function settlePlay(tx: Tx, playId: string, options: { score: boolean; rules: PlayRules }): Promise<SettledPlay> {
+  const play = await tx.play.findUniqueOrThrow({ where: { id: playId } });
+  const [questions, answers] = await Promise.all([
+    tx.question.findMany({ where: { id: { in: play.questionIds } }, select: { id: true, type: true, answers: true, options: true, data: true } }),
+    tx.playAnswer.findMany({ where: { playId } }),
+  ]);
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const answerOf = new Map(answers.map((a) => [a.questionId, a]));
+  const scores = [];
+  for (const questionId of play.questionIds) {
+    const question = byId.get(questionId);
+    // A question deleted since the start is no longer part of the result.
+    if (!question) continue;
+    const answer = answerOf.get(questionId);
+    if (options.score && answer && !answer.gradedById) {
+      const score = scoreAnswer(question, answer);
+      await tx.playAnswer.update({ where: { playId_questionId: { playId, questionId } }, data: score });
+      scores.push(score);
+    } else if (answer) scores.push({ points: answer.points, pointsMaximum: answer.pointsMaximum, evaluated: answer.evaluated });
+    else scores.push(scoreAnswer(question, undefined));
+  }
+  const totals = totalsOf(scores);
+  const preset = options.rules.grading && options.rules.grading !== 'custom' ? await tx.gradingPreset.findUnique({ where: { id: options.rules.grading } }) : null;
+  const { grade, successful } = totals.evaluated
+    ? gradeOf({ grading: options.rules.grading, gradingThreshold: options.rules.gradingThreshold, preset }, totals)
+    : { grade: null, successful: null };
+  const settled = await tx.play.update({ where: { id: playId }, data: { ...totals, grade, successful }, include: { exam: true, quiz: true } });
+  await recordExamRequirements(tx, settled);
+  return settled;
+}
