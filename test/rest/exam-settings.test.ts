@@ -371,6 +371,17 @@ describe('PUT and PATCH exam:settings', () => {
     await ok(t, 'PUT', 'exam:settings', { exam: fresh, source }, me);
     expect(await get(fresh, me)).toMatchObject({ questionless: true, roundtime: 20 });
 
+    // Values the target's type fixes are not copied; nor is a setting that would break a rule next to the target's own.
+    const blocking = await newExam(t, me);
+    await ok(t, 'POST', 'exam:settings', { exam: blocking, nonblocking: false, show_in_lasthour: true, export_points: true }, me);
+    const homework = await newExam(t, me, { type: 'homework' });
+    await ok(t, 'PUT', 'exam:settings', { exam: homework, source: blocking }, me);
+    expect(await get(homework, me)).toMatchObject({ nonblocking: true, pausable: true, show_in_lasthour: true, export_points: true });
+    const hidden = await newExam(t, me);
+    await ok(t, 'POST', 'exam:settings', { exam: hidden, view_results: 'none' }, me);
+    await ok(t, 'PATCH', 'exam:settings', { exam: hidden, source: blocking }, me);
+    expect(await get(hidden, me)).toMatchObject({ view_results: 'none', show_in_lasthour: false, export_points: true });
+
     // A modifier copies neither archive nor freeze_round.
     const managed = await newExam(t, me);
     await ok(t, 'POST', 'exam:settings', { exam: managed, archive: true }, me);

@@ -132,6 +132,9 @@ async function copied(ctx: Context, facts: ExamFacts, before: StoredSettings, so
   if (mode === 'fill' && before.grading !== undefined) put(after, 'gradingThreshold', before.gradingThreshold);
   const keep = (name: SettingName) => put(after, name, before[name] as never);
   keep('freezeRound');
+  // Fixed by the target's type: nothing to copy.
+  if (exam.type === 'homework' || exam.type === 'survey') keep('nonblocking');
+  if (exam.type === 'homework') keep('pausable');
   if (typeof after.roundtime === 'number' && exam.quizMode !== 'TURNS') keep('roundtime');
   if (exam.type === 'survey' || exam.type === 'championship' || (await facts.roundHasResults())) keep('questionless');
   if ((after.archive ?? false) !== (before.archive ?? false) && !(await facts.isManager())) keep('archive');
@@ -148,6 +151,26 @@ async function copied(ctx: Context, facts: ExamFacts, before: StoredSettings, so
   return after;
 }
 
+/**
+ * Checks a copy against the rules. A copied setting that breaks a rule on the target (a fill-in
+ * next to the target's own settings, say show_in_lasthour beside the target's view_results none)
+ * is not copied: the target keeps its value and the rest is checked again. A rule the target's
+ * own values break is refused like a POST.
+ */
+async function settle(ctx: Context, facts: ExamFacts, before: StoredSettings, after: StoredSettings): Promise<StoredSettings> {
+  for (;;) {
+    const changed = changedNames(before, after);
+    try {
+      await checkRules(ctx, facts, before, after, changed);
+      return after;
+    } catch (error) {
+      const setting = error instanceof ArgumentError && error.code === 'ARGUMENT_CONFLICT' ? (error.argument as SettingName) : undefined;
+      if (!setting || !changed.has(setting)) throw error;
+      put(after, setting, before[setting] as never);
+    }
+  }
+}
+
 /** The settings whose stored value differs: what a copy changes. */
 function changedNames(before: StoredSettings, after: StoredSettings): Set<SettingName> {
   const names = new Set([...Object.keys(before), ...Object.keys(after)] as SettingName[]);
@@ -161,8 +184,7 @@ export async function copySettings(ctx: Context, raw: Record<string, unknown>, m
   const { exam, stored: before } = await load(ctx, input.exam, 'exam:settings:update');
   const { exam: source, stored: sourceSettings } = await load(ctx, input.source, 'exam:settings:copy', 'source');
   const facts = new ExamFacts(ctx, exam);
-  const after = await copied(ctx, facts, before, sourceSettings, mode);
-  await checkRules(ctx, facts, before, after, changedNames(before, after));
+  const after = await settle(ctx, facts, before, await copied(ctx, facts, before, sourceSettings, mode));
   await ctx.db.$transaction(async (tx) => {
     await write(ctx, tx, exam.id, after);
     if (!input.keepCertificateSettings) await copyCertificateSettings(tx, source.id, exam.id, mode);
@@ -178,8 +200,7 @@ export async function copySettings(ctx: Context, raw: Record<string, unknown>, m
 export async function copyIntoNewExam(tx: Prisma.TransactionClient, ctx: Context, copy: { source: Exam; target: Exam; keepCertificateSettings: boolean }): Promise<void> {
   const target = await withQuizMode(tx, copy.target);
   const facts = new ExamFacts(ctx, target, tx, { manager: true });
-  const after = await copied(ctx, facts, {}, await storedSettings(tx, copy.source.id), 'replace');
-  await checkRules(ctx, facts, {}, after, changedNames({}, after));
+  const after = await settle(ctx, facts, {}, await copied(ctx, facts, {}, await storedSettings(tx, copy.source.id), 'replace'));
   await write(ctx, tx, target.id, after);
   if (copy.keepCertificateSettings) await copyCertificateSettings(tx, copy.source.id, target.id, 'replace');
 }
