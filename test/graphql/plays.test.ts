@@ -31,7 +31,12 @@ beforeAll(async () => {
   owner = await t.newCaller('owner');
   student = await t.newCaller('student');
   stranger = await t.newCaller('stranger');
-  examSettingsSource.read = async (_db, exams) => exams.map((e) => examSettings.get(e.id) ?? {});
+  // A test's own settings where it set some; otherwise the settings stored through exam:settings.
+  const stored = examSettingsSource.read;
+  examSettingsSource.read = async (db, exams) => {
+    const real = await stored(db, exams);
+    return exams.map((e, i) => examSettings.get(e.id) ?? real[i]!);
+  };
 });
 afterAll(() => t?.close());
 
@@ -348,6 +353,25 @@ describe('archive and forget', () => {
     expectError(await t.rpc('GET', 'quiz:results:play', { play: practice }, { as: student }), 403, 'NOT_FOUND', 'play');
     const stats = await t.rpc('GET', 'quiz:results:play', { play: practice }, { as: owner });
     expect(stats.body).toMatchObject({ play: practice, user: null });
+  });
+});
+
+describe('settings stored through the contract, and restoring', () => {
+  it('archives by the archive setting set with POST exam:settings; adding the examinee again restores the result', async () => {
+    const q = await question('r1', 'generic', ['a']);
+    const exam = await examOf(await quizWith([q]), [student]);
+    const play = (await gqlOk(START, { input: { exam } }, student)).startPlay.id;
+    await gqlOk(FINISH, { input: { play } }, student);
+    expectError(await t.rpc('DELETE', 'quiz:results:play', { play }, { as: owner }), 403, 'ARCHIVE_DISABLED');
+    const set = await t.rpc('POST', 'exam:settings', { exam, archive: true }, { as: owner });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect((await t.rpc('DELETE', 'quiz:results:play', { play }, { as: owner })).body).toEqual({ play, archived: true, success: true });
+    expect((await t.rpc('GET', 'exam:results:user', { exam, user: student.user.id }, { as: owner })).body.results).toEqual([]);
+
+    const added = await t.rpc('POST', 'exam:users', { exam, users: student.user.id });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const restored = await t.rpc('GET', 'exam:results:user', { exam, user: student.user.id }, { as: owner });
+    expect(restored.body.results.map((r: any) => [r.play, r.valid])).toEqual([[play, true]]);
   });
 });
 

@@ -5,6 +5,7 @@ import { assertCan, userPolicy } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import type { Window } from '../selection.ts';
+import { restoreArchivedResults } from '../plays/results.service.ts';
 import { findExam } from './access.ts';
 import * as s from './exams.schemas.ts';
 
@@ -50,6 +51,8 @@ export async function addExamUsers(ctx: Context, raw: Record<string, unknown>): 
   const users = await readableUsers(ctx, input.users);
   const changed = await ctx.db.$transaction(async (tx) => {
     const { count } = await tx.examUser.createMany({ data: users.map((u) => ({ examId: exam.id, userId: u.id })), skipDuplicates: true });
+    // Adding an examinee again restores its archived result (States and transitions).
+    await restoreArchivedResults(tx, exam, users.map((u) => u.id));
     await audit(ctx, tx, 'exam.users.add', exam.id);
     return count;
   });

@@ -1,10 +1,9 @@
 import type { Exam, Prisma, QuizSet } from '../../generated/prisma/client.ts';
+import type { StoredSettings } from '../exams/settings.model.ts';
 
 /**
- * The few exam settings and the exam status the player needs, read in this one place. The exam
- * settings are stored by the exam settings domain; until it is connected here, `examSettingsSource`
- * answers no stored settings and every exam plays by the documented defaults below. Connecting
- * it means pointing `examSettingsSource.read` (and `examStatus`) at that domain, nothing else.
+ * The few exam settings the player needs, read in this one place from what the exam settings
+ * domain stores (`ExamSettings.values`); unconfigured settings play by the defaults below.
  */
 
 /** Settings as the exam settings domain stores them; a missing key is not configured. */
@@ -23,9 +22,28 @@ export interface StoredExamSettings {
 
 type Reader = Prisma.TransactionClient;
 
-/** Where stored exam settings come from (see above). Tests of the player may point it at their own. */
+/** The player's reading of the stored settings: `default` (the Quiz set's) reads as null. */
+export function playerSettings(stored: StoredSettings): StoredExamSettings {
+  const own = (value: number | 'default' | undefined) => (value === 'default' ? null : value);
+  return {
+    timelimit: own(stored.timelimit),
+    roundtime: own(stored.roundtime),
+    grading: stored.grading === 'default' ? null : stored.grading,
+    gradingThreshold: stored.gradingThreshold,
+    nonblocking: stored.nonblocking,
+    pausable: stored.pausable,
+    archive: stored.archive,
+    questionless: stored.questionless,
+  };
+}
+
+/** Where stored exam settings come from: the exam settings domain's rows, in one statement. Tests of the player may point it at their own. */
 export const examSettingsSource: { read: (db: Reader, exams: readonly Exam[]) => Promise<StoredExamSettings[]> } = {
-  read: async (_db, exams) => exams.map(() => ({})),
+  read: async (db, exams) => {
+    const rows = await db.examSettings.findMany({ where: { examId: { in: exams.map((exam) => exam.id) } } });
+    const byExam = new Map(rows.map((row) => [row.examId, row.values as StoredSettings]));
+    return exams.map((exam) => playerSettings(byExam.get(exam.id) ?? {}));
+  },
 };
 
 /** The rules one play of an exam (or a practice play of a Quiz set alone) follows. */
@@ -92,20 +110,6 @@ export function examRulesOf(exam: Exam, quiz: QuizSet, stored: StoredExamSetting
 export async function examRules(db: Reader, exams: readonly (Exam & { quiz: QuizSet })[]): Promise<PlayRules[]> {
   const stored = await examSettingsSource.read(db, exams);
   return exams.map((exam, i) => examRulesOf(exam, exam.quiz, stored[i] ?? {}));
-}
-
-export type ExamStatus = 'INACTIVE' | 'ACTIVE' | 'PAUSED' | 'REVIEW' | 'EXPIRED';
-
-/**
- * The exam's status at `now`. The exams domain derives it (src/services/exams/status.ts, with
- * pausing and the results viewing period); until it is connected here: switched off or not begun
- * INACTIVE, past its end EXPIRED, past its start deadline PAUSED, otherwise ACTIVE.
- */
-export function examStatus(exam: Pick<Exam, 'active' | 'start' | 'end' | 'deadline'>, now: Date): ExamStatus {
-  if (!exam.active || now < exam.start) return 'INACTIVE';
-  if (now >= exam.end) return 'EXPIRED';
-  if (exam.deadline && now > exam.deadline) return 'PAUSED';
-  return 'ACTIVE';
 }
 
 /** The exam period is running (an exam account of a blocking exam is held to it). */

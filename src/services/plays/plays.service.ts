@@ -12,7 +12,9 @@ import { unknownContent } from '../content/records.ts';
 import { quizEntries } from '../quizzes/items.service.ts';
 import type { Selection } from '../selection.ts';
 import { parseInput } from '../validation.ts';
-import { examRules, examStatus, inExamPeriod, practiceRules, type PlayRules } from './exam-rules.ts';
+import { examRules, inExamPeriod, practiceRules, type PlayRules } from './exam-rules.ts';
+import { deriveStatus } from '../exams/status.ts';
+import { runSettingsOf } from '../exams/settings-status.ts';
 import { unknownPlay } from './play-access.ts';
 import { settlePlay } from './settle.ts';
 import { pointsMaximumOf } from './scoring.ts';
@@ -124,13 +126,14 @@ async function startExamPlay(ctx: Context, examId: string, now: Date): Promise<s
     throw playError('Only examinees of the exam may start it', 'NOT_AN_EXAMINEE');
   }
   const [rules] = await examRules(ctx.db, [exam]);
+  const run = (await runSettingsOf(ctx, [exam.id])).get(exam.id)!;
   const questionIds = rules!.questionless ? [] : await questionOrder(ctx, exam.quiz);
   return ctx.db.$transaction(async (tx) => {
     // One start at a time per examinee: two concurrent starts cannot make two attempts.
     await tx.$queryRaw`SELECT "userId" FROM "ExamUser" WHERE "examId" = ${examId} AND "userId" = ${ctx.viewer.user.id} FOR UPDATE`;
     const open = await openPlay(ctx, tx, { examId }, now);
     if (open) return open.id;
-    const status = examStatus(exam, now);
+    const status = deriveStatus(exam, run, now);
     if (status !== 'ACTIVE') throw playError(`The exam is ${status}: new tests can be started only while it is ACTIVE`, 'EXAM_NOT_ACTIVE');
     await assertNotBlocked(ctx, tx, exam.id, now);
     const last = await tx.play.aggregate({ where: { examId, userId: ctx.viewer.user.id, round: exam.round }, _max: { attempt: true } });
