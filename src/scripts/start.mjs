@@ -1,6 +1,7 @@
 // `npm start`: builds dist/ when the sources changed, then runs the compiled service in this very
-// process. No child process: a signal sent to `npm start` (which npm passes on to its child) reaches
-// the service itself, and nothing outlives it.
+// process. No child process: npm passes a signal on to its child, the script's shell, which the
+// script replaces (`exec node …` in package.json), so SIGTERM to `npm start` reaches the service
+// itself and nothing outlives it.
 import { pathToFileURL } from 'node:url';
 import { buildIfStale, entry } from './build.mjs';
 
