@@ -1,18 +1,24 @@
-// Compiles the service to dist/ (gitignored): one ES module bundle of src/ with the packages left
-// as imports, plus chunks for what loads on demand (the schema engine, only when migrations are
-// pending). The service then runs on plain Node, with no TypeScript loader in memory.
+// Compiles the service to dist/ (gitignored): one ES module bundle of src/ and the packages it
+// uses, plus chunks for what loads on demand (the schema engine, only when migrations are pending;
+// nodemailer, with the first email). The service then runs on plain Node, with no TypeScript loader
+// in memory. Bundling the packages too halves the time to ready: Node no longer finds, reads and
+// compiles some 1,500 files one by one, nor scans each CommonJS package for its exports when an ES
+// module imports it. Left out: packages that read files beside their own code at run time (PGlite's
+// WebAssembly and data, the schema engine's WebAssembly), pg's optional native binding, esbuild.
 //
 //   node src/scripts/build.mjs          build now
 //   import { buildIfStale } from ...     build when a source is newer than the last build (npm start)
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const entry = path.join(root, 'dist', 'main.js');
 
-/** What the bundle is made of: src/ (generated client included), and the dependency versions. */
-const inputs = [path.join(root, 'src'), path.join(root, 'package.json'), path.join(root, 'tsconfig.json')];
+/** What the bundle is made of: src/ (generated client included) and the installed packages. */
+const inputs = ['src', 'package.json', 'package-lock.json', 'tsconfig.json'].map((name) => path.join(root, name));
+
+const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@prisma/schema-engine-wasm', '@prisma/schema-engine-wasm/*', 'pg-native', 'esbuild'];
 
 function newestMtime(file) {
   const stat = statSync(file, { throwIfNoEntry: false });
@@ -26,6 +32,8 @@ function newestMtime(file) {
 export async function build() {
   // esbuild is loaded only when a build is needed: a start without one does not pay for it.
   const esbuild = await import('esbuild');
+  // Chunk names carry a hash: without this, every build would leave the last one's chunks behind.
+  rmSync(path.join(root, 'dist'), { recursive: true, force: true });
   await esbuild.build({
     entryPoints: [path.join(root, 'src', 'main.ts')],
     outdir: path.join(root, 'dist'),
@@ -34,7 +42,9 @@ export async function build() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    external: EXTERNAL,
+    // CommonJS packages in an ES module bundle still call require() (for Node's own modules).
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     sourcemap: 'linked',
     logLevel: 'warning',
   });
