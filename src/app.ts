@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import type { Platform } from './context.ts';
 import { RestRouter, errorResponse, type RestRequest, type RestResponse } from './rest/router.ts';
 import { RateLimiter } from './rest/rate-limit.ts';
@@ -10,6 +9,8 @@ import { filePage } from './http/files.ts';
 import { createGraphQLHandler, type GraphQLHandler } from './graphql/yoga.ts';
 import { requestIdFrom } from './http/request-id.ts';
 import { resultsPages } from './http/results-page.ts';
+import { Health } from './http/health.ts';
+import { Metrics, type PoolStats } from './http/metrics.ts';
 
 export interface App {
   /** The whole service as a fetch handler: used by tests and any fetch-based server. */
@@ -18,13 +19,35 @@ export interface App {
   node(req: IncomingMessage, res: ServerResponse): void;
   /** Set once migrations ran and the database answers; /health reports 503 before. */
   markReady(): void;
+  /** Set when a shutdown begins; /health/ready reports 503 from then on. */
+  markStopping(): void;
+  /** The instance's metrics (GET /metrics); workers report their jobs to it. */
+  readonly metrics: Metrics;
   close(): Promise<void>;
 }
 
+export interface AppOptions {
+  /** Start ready (tests); otherwise markReady() says when. */
+  ready?: boolean;
+  /** The job workers, whose state /health/ready reports. */
+  workers?: { readonly running: boolean };
+  /** The PostgreSQL pool, whose connections /metrics reports. */
+  pool?: PoolStats;
+}
+
+/** The operations pages (health, metrics) of one app. */
+interface Operations {
+  health: Health;
+  metrics: Metrics;
+}
+
 /** Non-API pages shared by both adapters; undefined means "not mine". */
-async function page(platform: Platform, method: string, path: string, ready: boolean): Promise<SimpleResponse | undefined> {
+async function page(platform: Platform, method: string, path: string, ops: Operations, authorization: string | null | undefined): Promise<SimpleResponse | undefined> {
   if (method !== 'GET' && method !== 'HEAD') return undefined;
-  if (path === '/health') return healthPage(platform, ready);
+  if (path === '/health') return healthPage(platform, ops.health.started);
+  if (path === '/health/live') return ops.health.live();
+  if (path === '/health/ready') return ops.health.ready();
+  if (path === '/metrics') return ops.metrics.page(authorization ?? undefined);
   let m = /^\/login\/([a-z0-9]{20,80})$/.exec(path);
   // Link scanners probe with HEAD: only a GET uses up a login.
   if (m) return method === 'GET' ? loginPage(platform, { token: m[1]! }) : linkProbe();
@@ -36,17 +59,19 @@ async function page(platform: Platform, method: string, path: string, ready: boo
   return undefined;
 }
 
-export function createApp(platform: Platform, options: { ready?: boolean } = {}): App {
+export function createApp(platform: Platform, options: AppOptions = {}): App {
   const limiter = new RateLimiter(platform.config.rateLimit);
-  const rest = new RestRouter(platform, limiter);
-  const graphql: GraphQLHandler = createGraphQLHandler(platform, limiter);
+  const metrics = new Metrics(platform, { pool: options.pool });
+  const ops: Operations = { health: new Health(platform, options.ready ?? false, options.workers), metrics };
+  const rest = new RestRouter(platform, limiter, (method, endpoint, status, ms) => metrics.recordRest(method, endpoint, status, ms));
   const results = resultsPages(platform);
-  let ready = options.ready ?? false;
+  const graphql: GraphQLHandler = createGraphQLHandler(platform, limiter, (o) => metrics.recordGraphQL(o.operation, o.type, o.status, o.ms, o.errorCodes));
 
   async function fetchHandler(request: Request): Promise<Response> {
     const url = new URL(request.url);
+    // Every answer carries it, whoever produced it (REST, GraphQL, yoga, pages, 404).
+    const requestId = requestIdFrom(request.headers.get('x-request-id'));
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
-      const requestId = requestIdFrom(request.headers.get('x-request-id'));
       const result = await rest.handle({
         method: request.method,
         path: url.pathname.slice(4),
@@ -62,22 +87,38 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
       return new Response(result.body, { status: result.status, headers: result.headers });
     }
     if (url.pathname === '/graphql') {
-      if (!graphql.acceptsJson(request)) return graphql.fetch(request);
+      if (!graphql.acceptsJson(request)) return yogaFetch(withRequestId(request, requestId), requestId);
       const body = await request.text();
-      const call = { method: request.method, url: request.url, headers: request.headers, requestId: requestIdFrom(request.headers.get('x-request-id')) };
+      const call = { method: request.method, url: request.url, headers: request.headers, requestId };
       const result = await graphql.json(call, body);
       if (result) return new Response(result.body, { status: result.status, headers: result.headers });
-      return graphql.fetch(new Request(request.url, { method: request.method, headers: request.headers, body }));
+      return yogaFetch(withRequestId(new Request(request.url, { method: request.method, headers: request.headers, body }), requestId), requestId);
     }
     const result =
       (await results.handle({ method: request.method, path: url.pathname, forwardedFor: request.headers.get('x-forwarded-for'), body: () => request.text() })) ??
-      (await page(platform, request.method, url.pathname, ready)) ??
+      (await page(platform, request.method, url.pathname, ops, request.headers.get('authorization'))) ??
       notFound();
-    return new Response(result.status === 302 || request.method === 'HEAD' ? null : result.body, { status: result.status, headers: result.headers });
+    return new Response(result.status === 302 || request.method === 'HEAD' ? null : result.body, {
+      status: result.status,
+      headers: { ...result.headers, 'x-request-id': requestId },
+    });
   }
 
-  function send(res: ServerResponse, result: RestResponse | SimpleResponse, head = false): void {
-    res.writeHead(result.status, { ...result.headers, 'content-length': Buffer.byteLength(result.body) });
+  /** yoga's own answer with the request id added (its headers may be immutable: then copied). */
+  async function yogaFetch(request: Request, requestId: string): Promise<Response> {
+    const response = await graphql.fetch(request);
+    try {
+      response.headers.set('x-request-id', requestId);
+      return response;
+    } catch {
+      const headers = new Headers(response.headers);
+      headers.set('x-request-id', requestId);
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+  }
+
+  function send(res: ServerResponse, result: RestResponse | SimpleResponse, requestId: string, head = false): void {
+    res.writeHead(result.status, { ...result.headers, 'x-request-id': requestId, 'content-length': Buffer.byteLength(result.body) });
     res.end(head ? undefined : result.body);
   }
 
@@ -98,32 +139,36 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
   }
 
   /** The fast path when it applies; otherwise the request, its body already read or not, goes to yoga. */
-  async function graphqlNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function graphqlNode(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const headers = { get: (name: string) => req.headers[name] as string | undefined };
     const method = req.method ?? 'GET';
     const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
     let body: Buffer | undefined;
     if (graphql.acceptsJson({ method, headers })) {
       body = await readBody(req);
-      const result = await graphql.json({ method, url, headers, requestId: requestIdFrom(headers.get('x-request-id')) }, body.toString('utf8'));
-      if (result) return send(res, result);
+      const result = await graphql.json({ method, url, headers, requestId }, body.toString('utf8'));
+      if (result) return send(res, result, requestId);
     }
-    if (!body) return graphql.node(req, res);
+    // yoga builds its context from the request's headers: it sees the id the answer carries.
+    req.headers['x-request-id'] = requestId;
+    if (!body) {
+      res.setHeader('x-request-id', requestId);
+      return graphql.node(req, res);
+    }
     // Read already, and not a single JSON operation after all (a batch, bad JSON): yoga answers it.
     const requestHeaders = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') requestHeaders.set(name, value);
     const response = await graphql.fetch(new Request(url, { method, headers: requestHeaders, body: new Uint8Array(body) }));
-    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.writeHead(response.status, { ...Object.fromEntries(response.headers), 'x-request-id': requestId });
     res.end(Buffer.from(await response.arrayBuffer()));
   }
 
-  async function nodeHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function nodeHandler(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       const headers = { get: (name: string) => req.headers[name] as string | undefined };
-      const requestId = requestIdFrom(headers.get('x-request-id'));
       const result = await rest.handle({
         method: req.method ?? 'GET',
         path: pathname.slice(4),
@@ -132,30 +177,48 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
         requestId,
         body: async () => parseBodyArgs(headers.get('content-type'), await readBody(req)),
       });
-      return send(res, result);
+      return send(res, result, requestId);
     }
-    if (pathname === '/graphql') return graphqlNode(req, res);
+    if (pathname === '/graphql') return graphqlNode(req, res, requestId);
     const forwardedFor = req.headers['x-forwarded-for'] as string | undefined;
     const resultsPage = { method: req.method ?? 'GET', path: pathname, forwardedFor, socketAddress: req.socket.remoteAddress, body: async () => (await readBody(req)).toString('utf8') };
-    const result = (await results.handle(resultsPage)) ?? (await page(platform, req.method ?? 'GET', pathname, ready)) ?? notFound();
-    send(res, result, req.method === 'HEAD');
+    const result = (await results.handle(resultsPage)) ?? (await page(platform, req.method ?? 'GET', pathname, ops, req.headers.authorization)) ?? notFound();
+    send(res, result, requestId, req.method === 'HEAD');
   }
 
   return {
     fetch: fetchHandler,
     node(req, res) {
-      nodeHandler(req, res).catch((error: unknown) => {
+      const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
+      nodeHandler(req, res, requestId).catch((error: unknown) => {
         const appError = error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', 'Unexpected error');
-        if (!(error instanceof AppError)) platform.log.error({ err: error }, 'unhandled request error');
-        if (!res.headersSent) send(res, errorResponse(appError, randomUUID()));
+        if (!(error instanceof AppError)) platform.log.error({ reqId: requestId, err: error }, 'unhandled request error');
+        if (!res.headersSent) send(res, errorResponse(appError, requestId), requestId);
         else res.destroy();
       });
     },
     markReady() {
-      ready = true;
+      ops.health.markReady();
     },
+    markStopping() {
+      ops.health.markStopping();
+    },
+    metrics,
     async close() {
       await limiter.close();
     },
   };
+}
+
+/** The request with `x-request-id` set to the id its answer carries (a copy when its headers are immutable). */
+function withRequestId(request: Request, requestId: string): Request {
+  if (request.headers.get('x-request-id') === requestId) return request;
+  try {
+    request.headers.set('x-request-id', requestId);
+    return request;
+  } catch {
+    const headers = new Headers(request.headers);
+    headers.set('x-request-id', requestId);
+    return new Request(request, { headers });
+  }
 }

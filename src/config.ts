@@ -65,6 +65,13 @@ const schema = z
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
     /** Sender of email, `address` or `Name <address>`. */
     MAIL_FROM: z.string().min(3).max(255).optional(),
+    /**
+     * How long a stopping service waits for requests in progress and running jobs before it
+     * closes what is left (SIGTERM, SIGINT).
+     */
+    SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
+    /** When set, GET /metrics requires `Authorization: Bearer <token>`; unset, it is open. */
+    METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, '16-256 printable characters without spaces').optional(),
   })
   .refine((c) => (c.BOOTSTRAP_APP === undefined) === (c.BOOTSTRAP_SECRET === undefined), {
     message: 'BOOTSTRAP_APP and BOOTSTRAP_SECRET must be set together',

@@ -1,13 +1,13 @@
 import { createServer } from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
-import { openDatabase } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
+import { openMigratedDatabase } from './startup.ts';
 import { loadSecretKey } from './auth/secret-key.ts';
 import { createPlatform } from './platform.ts';
 import { bootstrap } from './services/bootstrap/bootstrap.service.ts';
-import { createApp } from './app.ts';
+import { createApp, type App } from './app.ts';
 import { startWorkers } from './jobs/workers.ts';
+import { stopOnSignals } from './http/shutdown.ts';
 
 function readConfig(): Config {
   try {
@@ -23,9 +23,7 @@ function readConfig(): Config {
 
 const config = readConfig();
 const log = createLogger(config.LOG_LEVEL);
-const database = await openDatabase(config.database);
-const applied = await migrate(database.pglite ? { kind: 'pglite', pglite: database.pglite } : { kind: 'postgres', url: config.DATABASE_URL! });
-log.info({ applied, database: config.database.kind }, 'database migrated');
+const database = await openMigratedDatabase(config, log);
 
 const secretKey = loadSecretKey(config);
 if (secretKey.source !== 'env' && config.database.kind === 'postgres') {
@@ -44,26 +42,22 @@ if (boot.generated) {
   );
 }
 
-const app = createApp(platform);
+// Jobs report to the app's metrics; the first outcome comes after `app` is set.
+const workers = startWorkers(platform, undefined, (outcome) => app.metrics.recordJob(outcome));
+const app: App = createApp(platform, { workers, pool: database.pool });
 const server = createServer(app.node);
 server.keepAliveTimeout = 65_000;
-const workers = startWorkers(platform);
 server.listen(config.PORT, config.HOST, () => {
   log.info({ url: config.baseUrl, graphql: `${config.baseUrl}/graphql` }, 'service listening');
   // Start-up lines are written before /health reports ready, for whoever waits on either.
   log.flush(() => app.markReady());
 });
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  log.info({ signal }, 'shutting down');
-  server.close();
-  await workers.stop();
-  await app.close();
-  await database.close();
-  process.exit(0);
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+stopOnSignals({
+  server,
+  log,
+  timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+  onStopping: () => app.markStopping(),
+  workers,
+  release: [() => app.close(), () => database.close()],
+});

@@ -8,23 +8,45 @@
 // bookkeeping (checksums, failed-migration rows with logs, refusal to continue after a failure,
 // edited-migration detection) and, on PostgreSQL, the same advisory lock, so two instances starting
 // together do not apply a migration twice.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
-import { applyMigrations, pgliteMigrationFactory, postgresMigrationFactory } from './schema-engine.ts';
+import { migrationNames, pendingOf, pgliteMigrationState, postgresMigrationState } from './migration-state.ts';
 
 export type MigrateTarget = { kind: 'pglite'; pglite: PGlite } | { kind: 'postgres'; url: string };
 
-/** prisma/migrations, resolved from this file so the working directory does not matter. */
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../prisma/migrations');
+/**
+ * prisma/migrations of the project this code belongs to, found from this file upwards (the nearest
+ * folder with a package.json), so neither the working directory nor where the code runs from
+ * (src/db/ under tsx, dist/ once built) matters.
+ */
+export const MIGRATIONS_DIR = path.join(projectRoot(path.dirname(fileURLToPath(import.meta.url))), 'prisma', 'migrations');
+
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return from;
+  }
+}
+
+export interface MigrateOptions {
+  /** Called before each migration is applied (1-based `index` of `total` pending). */
+  onApply?(migration: { name: string; index: number; total: number }): void;
+}
 
 /**
  * Applies the migrations not yet recorded in `_prisma_migrations` and returns their names.
  * Throws (with the database error) when one fails; the failed migration is recorded as failed,
- * not applied, and later starts keep failing until it is resolved.
+ * not applied, and later starts keep failing until it is resolved. When one query shows nothing
+ * pending and nothing failed, the schema engine is not even loaded (see migration-state.ts).
  */
-export async function migrate(target: MigrateTarget, migrationsDir = MIGRATIONS_DIR): Promise<string[]> {
+export async function migrate(target: MigrateTarget, migrationsDir = MIGRATIONS_DIR, options: MigrateOptions = {}): Promise<string[]> {
+  const names = await migrationNames(migrationsDir);
+  const state = target.kind === 'pglite' ? await pgliteMigrationState(target.pglite) : await postgresMigrationState(target.url);
+  if (state.failed.length === 0 && pendingOf(names, state).length === 0) return [];
+  const { applyMigrations, pgliteMigrationFactory, postgresMigrationFactory } = await import('./schema-engine.ts');
   const adapterFactory =
     target.kind === 'pglite' ? pgliteMigrationFactory(target.pglite) : postgresMigrationFactory(target.url);
-  return applyMigrations({ adapterFactory, migrationsDir });
+  return applyMigrations({ adapterFactory, migrationsDir, onApply: options.onApply });
 }

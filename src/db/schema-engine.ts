@@ -189,16 +189,35 @@ export async function createMigration(opts: {
   return folder;
 }
 
-/** `prisma migrate deploy`: applies the pending migrations, returns their folder names. */
+/**
+ * `prisma migrate deploy`: applies the pending migrations, returns their folder names. With
+ * `onApply`, the pending ones are applied one at a time (the engine is handed the history up to
+ * each in turn), so whoever waits can be told which one runs.
+ */
 export async function applyMigrations(opts: {
   adapterFactory: MigrationAdapterFactory;
   migrationsDir: string;
+  onApply?(migration: { name: string; index: number; total: number }): void;
 }): Promise<string[]> {
   const migrationsList = await readMigrations(opts.migrationsDir);
-  const out = await withEngine(opts.adapterFactory, (engine) =>
-    engine.applyMigrations({ migrationsList, filters: NO_FILTER }),
-  );
-  return out.appliedMigrationNames;
+  return withEngine(opts.adapterFactory, async (engine) => {
+    if (!opts.onApply) return (await engine.applyMigrations({ migrationsList, filters: NO_FILTER })).appliedMigrationNames;
+    const all = migrationsList.migrationDirectories;
+    const { history } = await engine.diagnoseMigrationHistory({ migrationsList, optInToShadowDatabase: false, filters: NO_FILTER });
+    // Anything but "behind" (diverged histories, failed rows): one call, so the engine answers it as deploy does.
+    if (history?.diagnostic !== 'databaseIsBehind') return (await engine.applyMigrations({ migrationsList, filters: NO_FILTER })).appliedMigrationNames;
+    const pending = new Set(history.unappliedMigrationNames);
+    const applied: string[] = [];
+    let index = 0;
+    for (let upTo = 1; upTo <= all.length; upTo++) {
+      const name = all[upTo - 1]!.path;
+      if (!pending.has(name)) continue;
+      opts.onApply!({ name, index: ++index, total: pending.size });
+      const step = { ...migrationsList, migrationDirectories: all.slice(0, upTo) };
+      applied.push(...(await engine.applyMigrations({ migrationsList: step, filters: NO_FILTER })).appliedMigrationNames);
+    }
+    return applied;
+  });
 }
 
 /** `prisma migrate status`: compares the folder with `_prisma_migrations` (no shadow database). */

@@ -10,6 +10,7 @@ import { schema } from './schema.ts';
 import { isGraphQLError, maskError } from './errors.ts';
 import { endsMaintenance } from './maintenance.ts';
 import { credentialError, useInputHygiene } from './plugins/input-hygiene.ts';
+import { errorCodesOf, logGraphQL, useObservation, type GraphQLObserver } from './observe.ts';
 
 /** What the fast path needs of a call; `call` reaches the context factory through yoga's server context. */
 interface ServerContext {
@@ -108,7 +109,9 @@ function operationParams(body: string): { query: string; variables?: Record<stri
  * - the result is formatted by yoga's own `processRegularResult` (status, headers, body).
  * test/graphql/fast-path.test.ts holds both paths to the same answers.
  */
-export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): GraphQLHandler {
+export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, observe?: GraphQLObserver): GraphQLHandler {
+  // Every request is logged with its operation, duration and error codes, on both paths.
+  const record = logGraphQL(platform.log, observe);
   const maskErrors = (error: unknown) => {
     const masked = maskError(error);
     // The client sees only 'Unexpected error'; the cause goes to the log.
@@ -134,6 +137,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
       // extras (incremental delivery, cancellation), and it is markedly cheaper per operation.
       { onExecute: ({ setExecuteFn }: { setExecuteFn(fn: typeof graphqlExecute): void }) => setExecuteFn(graphqlExecute) },
       useInputHygiene(),
+      useObservation(record),
     ],
     logging: false,
     maskedErrors: { maskError: maskErrors },
@@ -175,6 +179,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
 
     async json(request, body) {
       // yoga's request-level checks (onParams) are not run here: a call they refuse goes to yoga.
+      const started = performance.now();
       if (credentialError(requestLike(request) as never)) return undefined;
       const params = operationParams(body);
       const document = params && (prepared.get(params.query) ?? prepare(request, params));
@@ -192,6 +197,14 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter): 
       const response = (processRegularResult(result as never, { Response: CapturedResponse } as never, jsonMediaType(request.headers.get('accept'))!)) as unknown as CapturedResponse;
       const headers: Record<string, string> = { 'x-request-id': request.requestId };
       for (const [name, value] of Object.entries(response.init.headers)) headers[name.toLowerCase()] = String(value);
+      record({
+        requestId: request.requestId,
+        operation: operation.name?.value ?? params.operationName,
+        type: operation.operation,
+        status: response.init.status,
+        ms: performance.now() - started,
+        errorCodes: errorCodesOf(result.errors),
+      });
       return { status: response.init.status, headers, body: response.body };
     },
 

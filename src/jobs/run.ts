@@ -127,6 +127,8 @@ export async function runDue<E extends JobEnv>(env: E, tasks: readonly Task<any,
 
 export interface Worker {
   readonly name: string;
+  /** True from the start until stop() is called (readiness reports it). */
+  readonly running: boolean;
   /** Stops claiming; resolves when the jobs in hand have finished. */
   stop(): Promise<void>;
 }
@@ -135,7 +137,11 @@ export interface Worker {
  * Works the queue until stopped: up to `concurrency` jobs at once, claiming again as soon as one
  * finishes, and looking again every `intervalMs` when nothing was due.
  */
-export function startWorker<E extends JobEnv>(env: E, tasks: readonly Task<any, E>[], options: { intervalMs: number; concurrency?: number; name?: string }): Worker {
+export function startWorker<E extends JobEnv>(
+  env: E,
+  tasks: readonly Task<any, E>[],
+  options: { intervalMs: number; concurrency?: number; name?: string; onOutcome?(outcome: Outcome): void },
+): Worker {
   const runner = new Runner(env, tasks, options.name ?? workerName());
   const concurrency = options.concurrency ?? 10;
   const running = new Set<Promise<Outcome>>();
@@ -148,9 +154,11 @@ export function startWorker<E extends JobEnv>(env: E, tasks: readonly Task<any, 
     if (free <= 0) return false;
     const jobs = await runner.claim(free);
     for (const job of jobs) {
-      const run: Promise<Outcome> = runner.execute(job).finally(() => {
+      const run: Promise<Outcome> = runner.execute(job).then((outcome) => {
         running.delete(run);
+        options.onOutcome?.(outcome);
         wake();
+        return outcome;
       });
       running.add(run);
     }
@@ -185,6 +193,9 @@ export function startWorker<E extends JobEnv>(env: E, tasks: readonly Task<any, 
 
   return {
     name: runner.worker,
+    get running() {
+      return !stopped;
+    },
     async stop() {
       stopped = true;
       wake();

@@ -3,7 +3,7 @@ import { deliverNotification } from '../services/notifications/notifications.ser
 import { expireQuestionExport } from '../services/questions/export.ts';
 import { deliverWebhook } from '../services/webhooks/delivery.ts';
 import { finishOverduePlay } from '../services/plays/plays.service.ts';
-import { startWorker, type Worker } from './run.ts';
+import { startWorker, type Outcome, type Worker } from './run.ts';
 import { asSystem } from './system.ts';
 import type { Task } from './task.ts';
 
@@ -14,9 +14,14 @@ export const serviceTasks: readonly Task[] = [deliverNotification, deliverWebhoo
  * The service's background work, as the system. The queue lives in the database, so work
  * enqueued before a crash is picked up after the restart by whichever instance gets there first.
  */
-export function startWorkers(platform: Platform, intervalMs = platform.config.WORKER_INTERVAL_MS): Worker {
+export function startWorkers(
+  platform: Platform,
+  intervalMs = platform.config.WORKER_INTERVAL_MS,
+  /** Told what became of each job (metrics). */
+  onOutcome?: (outcome: Outcome) => void,
+): Worker {
   const concurrency = platform.config.WORKER_CONCURRENCY;
-  const worker = startWorker(asSystem(platform), serviceTasks, { intervalMs, concurrency });
+  const worker = startWorker(asSystem(platform), serviceTasks, { intervalMs, concurrency, onOutcome });
   platform.log.info({ worker: worker.name, tasks: serviceTasks.map((t) => t.name), intervalMs, concurrency }, 'worker started');
   return worker;
 }

@@ -54,27 +54,37 @@ function normaliseVersion(raw: string): string | undefined {
   return m ? m[1] : `unknown:${raw}`;
 }
 
+/** Told of every call once it is answered (metrics); `endpoint` is '' when the path names no operation. */
+export type RestObserver = (method: string, endpoint: string, status: number, ms: number) => void;
+
+const PATH = /^\/(?:v([^/]*)\/)?([^/]+)\/?$/;
+
 export class RestRouter {
   constructor(
     private readonly platform: Platform,
     private readonly limiter: RateLimiter,
+    private readonly observe?: RestObserver,
   ) {}
 
   async handle(req: RestRequest): Promise<RestResponse> {
     const started = performance.now();
     let response: RestResponse;
+    // Known before routing, so a refused call is logged with the endpoint it asked for.
     let endpoint = '';
+    const m = PATH.exec(req.path);
     try {
-      const routed = await this.route(req);
-      endpoint = routed.endpoint;
-      response = routed.response;
+      if (m?.[2]) endpoint = decodeSegment(m[2]);
+      response = await this.route(req, m, endpoint);
     } catch (error) {
       response = errorResponse(this.toAppError(error, req), req.requestId);
     }
+    const ms = performance.now() - started;
+    const code = response.status === 200 ? undefined : response.headers['service-api-error-code'];
     this.platform.log.info(
-      { reqId: req.requestId, method: req.method, endpoint, status: response.status, ms: +(performance.now() - started).toFixed(2) },
+      { reqId: req.requestId, method: req.method, endpoint: endpoint.slice(0, 100), status: response.status, code, ms: +ms.toFixed(2) },
       'rest call',
     );
+    this.observe?.(req.method, code === 'UNKNOWN_ENDPOINT' || !ENDPOINT.test(endpoint) ? '' : endpoint, response.status, ms);
     return response;
   }
 
@@ -84,9 +94,7 @@ export class RestRouter {
     return new AppError(500, 'INTERNAL_ERROR', `Unexpected error; reference ${req.requestId}`);
   }
 
-  private async route(req: RestRequest): Promise<{ endpoint: string; response: RestResponse }> {
-    const m = /^\/(?:v([^/]*)\/)?([^/]+)\/?$/.exec(req.path);
-    const endpoint = m?.[2] ? decodeSegment(m[2]) : '';
+  private async route(req: RestRequest, m: RegExpExecArray | null, endpoint: string): Promise<RestResponse> {
     if (!m || !ENDPOINT.test(endpoint) || allowedMethods(endpoint).length === 0) {
       throw new UnknownEndpointError(endpoint || req.path);
     }
@@ -107,12 +115,9 @@ export class RestRouter {
     if (!handler) throw new NotImplementedError(`${operation.method} ${endpoint}`);
     const output = await handler(ctx, toServiceArgs(args), { version });
     return {
-      endpoint,
-      response: {
-        status: 200,
-        headers: { 'content-type': JSON_TYPE, 'x-request-id': req.requestId },
-        body: JSON.stringify(output),
-      },
+      status: 200,
+      headers: { 'content-type': JSON_TYPE, 'x-request-id': req.requestId },
+      body: JSON.stringify(output),
     };
   }
 }

@@ -6,9 +6,11 @@
 //                                       diff (an in-memory PGlite is the database: no server needed)
 //   tsx src/scripts/migrate.ts status        compare the migrations folder with the database
 //   tsx src/scripts/migrate.ts diff          print SQL the migrations lack versus schema.prisma; exit 1 if any
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../db/client.ts';
 import { MIGRATIONS_DIR, migrate, type MigrateTarget } from '../db/migrate.ts';
+import { migrationNames, postgresMigrationState } from '../db/migration-state.ts';
 import {
   createMigration,
   freshPGlite,
@@ -35,6 +37,19 @@ async function openTarget(): Promise<{ target: MigrateTarget; label: string; clo
     label: `PGlite ${path.join(dataDir, 'db')}`,
     close: () => database.close(),
   };
+}
+
+/**
+ * A description of the configured database when it does not exist yet (an embedded data directory
+ * never initialised, a PostgreSQL schema without `_prisma_migrations`); undefined when it does.
+ */
+async function absentDatabase(): Promise<string | undefined> {
+  const url = process.env.DATABASE_URL ?? '';
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    return (await postgresMigrationState(url)).initialised ? undefined : `${redact(url)} (no _prisma_migrations table)`;
+  }
+  const dir = path.join(path.resolve(process.env.DATA_DIR || './data'), 'db');
+  return existsSync(path.join(dir, 'PG_VERSION')) ? undefined : `PGlite ${dir} (does not exist)`;
 }
 
 function redact(url: string) {
@@ -80,6 +95,15 @@ async function main(command: string | undefined, args: string[]): Promise<number
       }
     }
     case 'status': {
+      const absent = await absentDatabase();
+      if (absent) {
+        // Reported without creating anything: status only reads.
+        const names = await migrationNames(MIGRATIONS_DIR);
+        console.log(`Database: ${absent}`);
+        for (const n of names) console.log(`  pending:  ${n}`);
+        console.log(`No migration applied yet (${names.length} pending); the service applies them at start, or run \`npm run migrate\`.`);
+        return 1;
+      }
       const db = await openTarget();
       try {
         const adapterFactory =

@@ -1,0 +1,91 @@
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+
+export interface ShutdownPlan {
+  server: Server;
+  log: Logger;
+  /** The most a stop waits for requests in progress and running jobs (SHUTDOWN_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Called first: from here on readiness answers 503. */
+  onStopping(): void;
+  /** Background work: stops taking new jobs and finishes the ones it holds. */
+  workers: { stop(): Promise<void> };
+  /** Released in this order once requests and jobs are done or the time is up (rate limiter, database). */
+  release: (() => Promise<void>)[];
+}
+
+/**
+ * Stops the server the way an orchestrator expects on SIGTERM (and Ctrl-C): no new connections,
+ * requests already being received or answered go on to their end (an upload in progress included),
+ * idle keep-alive connections are closed as soon as they are idle, workers finish the job in hand,
+ * then the database is closed and the process exits. Whatever still runs after `timeoutMs` is cut
+ * (a job cut this way is taken up again by a worker once its lease runs out). A second signal
+ * exits at once.
+ */
+export function stopOnSignals(plan: ShutdownPlan, signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      plan.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    void stop(plan, signal).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        plan.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of signals) process.on(signal, onSignal);
+}
+
+async function stop(plan: ShutdownPlan, signal: string): Promise<void> {
+  const started = Date.now();
+  plan.log.info({ signal, timeoutMs: plan.timeoutMs }, 'shutting down: finishing requests and jobs in progress');
+  plan.onStopping();
+  const deadline = started + plan.timeoutMs;
+  const [drained, jobsDone] = await Promise.all([drain(plan.server, deadline), within(plan.workers.stop(), deadline)]);
+  if (!drained) plan.log.warn('shutdown timeout: connections still open were closed');
+  if (!jobsDone) plan.log.warn('shutdown timeout: jobs still running are left to their lease and retried elsewhere');
+  for (const release of plan.release) await release();
+  plan.log.info({ ms: Date.now() - started }, 'stopped');
+}
+
+/** Closes the server; true when every connection ended by itself before the deadline. */
+function drain(server: Server, deadline: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    // A keep-alive connection becomes idle when its response is done; close it then rather than
+    // wait for its keep-alive timeout.
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const timer = setTimeout(() => {
+      clearInterval(idle);
+      server.closeAllConnections();
+      resolve(false);
+    }, Math.max(0, deadline - Date.now()));
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(timer);
+      resolve(true);
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Whether `work` settled before the deadline (it goes on regardless). */
+function within(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+    );
+  });
+}
