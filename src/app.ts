@@ -9,6 +9,8 @@ import { healthPage, jwksPage, linkProbe, loginPage, notFound, type SimpleRespon
 import { filePage } from './http/files.ts';
 import { createGraphQLHandler, type GraphQLHandler } from './graphql/yoga.ts';
 import { requestIdFrom } from './http/request-id.ts';
+import { createExtraRoutes } from './http/extra-routes.ts';
+import type { AssetResponse } from './http/asset.ts';
 
 export interface App {
   /** The whole service as a fetch handler: used by tests and any fetch-based server. */
@@ -39,10 +41,14 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
   const limiter = new RateLimiter(platform.config.rateLimit);
   const rest = new RestRouter(platform, limiter);
   const graphql: GraphQLHandler = createGraphQLHandler(platform, limiter);
+  const extra = createExtraRoutes(platform, rest);
   let ready = options.ready ?? false;
 
   async function fetchHandler(request: Request): Promise<Response> {
     const url = new URL(request.url);
+    const described = await extra.page(request.method, url.pathname);
+    if (described) return new Response(request.method === 'HEAD' ? null : described.body, { status: described.status, headers: described.headers });
+    if (extra.isMcp(url.pathname)) return extra.mcp(request);
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
       const requestId = requestIdFrom(request.headers.get('x-request-id'));
       const result = await rest.handle({
@@ -71,7 +77,7 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
     return new Response(result.status === 302 || request.method === 'HEAD' ? null : result.body, { status: result.status, headers: result.headers });
   }
 
-  function send(res: ServerResponse, result: RestResponse | SimpleResponse, head = false): void {
+  function send(res: ServerResponse, result: RestResponse | SimpleResponse | AssetResponse, head = false): void {
     res.writeHead(result.status, { ...result.headers, 'content-length': Buffer.byteLength(result.body) });
     res.end(head ? undefined : result.body);
   }
@@ -116,6 +122,9 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const described = await extra.page(req.method ?? 'GET', pathname);
+    if (described) return send(res, described, req.method === 'HEAD');
+    if (extra.isMcp(pathname)) return extra.mcpNode(req, res);
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       const headers = { get: (name: string) => req.headers[name] as string | undefined };
       const requestId = requestIdFrom(headers.get('x-request-id'));

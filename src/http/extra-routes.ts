@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Platform } from '../context.ts';
+import type { RestRouter } from '../rest/router.ts';
+import { describePage } from './docs-page.ts';
+import { graphiqlAsset } from '../graphql/graphiql.ts';
+import { createMcpHandler, MCP_PATH } from '../mcp/server.ts';
+import { MAX_BODY_BYTES, PayloadTooLargeError } from './body.ts';
+import type { AssetResponse } from './asset.ts';
+
+/**
+ * The service's descriptions: /api/openapi.json and /api/docs (before the REST router, which owns
+ * the rest of /api), GraphiQL's files under /graphiql/, and the MCP endpoint. One dispatch for both
+ * adapters of app.ts; `undefined` means "not mine".
+ */
+export interface ExtraRoutes {
+  /** Static pages and files (GET and HEAD). */
+  page(method: string, path: string): Promise<AssetResponse | undefined>;
+  /** Whether the path is the MCP endpoint's. */
+  isMcp(path: string): boolean;
+  mcp(request: Request): Promise<Response>;
+  /** The MCP endpoint for node:http. */
+  mcpNode(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+export function createExtraRoutes(platform: Platform, rest: RestRouter): ExtraRoutes {
+  const mcp = createMcpHandler(platform, rest);
+
+  async function page(method: string, path: string): Promise<AssetResponse | undefined> {
+    if (method !== 'GET' && method !== 'HEAD') return undefined;
+    return (await describePage(method, path)) ?? (await graphiqlAsset(path));
+  }
+
+  async function readBody(req: IncomingMessage): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) throw new PayloadTooLargeError();
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  return {
+    page,
+    isMcp: (path) => path === MCP_PATH,
+    mcp: (request) => mcp.fetch(request),
+    async mcpNode(req, res) {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string') headers.set(name, value);
+        else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      }
+      const method = req.method ?? 'GET';
+      const body = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await readBody(req));
+      const response = await mcp.fetch(new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method, headers, body }));
+      const payload = Buffer.from(await response.arrayBuffer());
+      res.writeHead(response.status, { ...Object.fromEntries(response.headers), 'content-length': payload.length });
+      res.end(payload);
+    },
+  };
+}
