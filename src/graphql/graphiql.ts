@@ -19,7 +19,7 @@ export const GRAPHIQL_ASSET_PREFIX = '/graphiql/';
 
 export const CREDENTIALS_SHAPE = JSON.stringify({ Authorization: 'Bearer <app>:<secret>' }, null, 2);
 
-/** Example operations, one tab each; test/graphql/graphiql-examples.test.ts validates them against the schema. */
+/** Example operations, one tab each; test/graphql/graphiql.test.ts runs them. */
 export const EXAMPLE_OPERATIONS: readonly { query: string; variables?: string }[] = [
   {
     query: `# Who the call acts as: the owner of the application, or the user of an assume token.
@@ -193,8 +193,31 @@ const START_SCRIPT = `(function () {
     if (lower['service-api-app'] && lower['service-api-secret']) return true;
     return /^Bearer\\s+[^<>\\s]+$/i.test(lower.authorization || '');
   }
+  // GraphiQL keeps the last edited headers under graphiql:headers. Credentials entered once serve
+  // every tab, now (the fetcher falls back to them) and after a reload (each tab opens with them).
+  var HEADERS_KEY = 'graphiql:headers';
+  function savedCredentials() { var saved = parse(localStorage.getItem(HEADERS_KEY)); return hasCredentials(saved) ? saved : undefined; }
+  var saved = savedCredentials();
+  if (saved) {
+    var text = JSON.stringify(saved, null, 2);
+    options.headers = text;
+    options.defaultHeaders = text;
+    options.defaultTabs = (options.defaultTabs || []).map(function (tab) { return Object.assign({}, tab, { headers: text }); });
+  }
+  // Tabs are not restored from storage: restored tabs came back with empty operations and an extra
+  // tab (GraphiQL 5 under yoga's wrapper), so a reload opens the examples again; headers are kept.
+  var forgotten = /(^|:)(tabState|query)$/;
+  options.storage = {
+    getItem: function (key) { return forgotten.test(key) ? null : localStorage.getItem(key); },
+    setItem: function (key, value) { if (!forgotten.test(key)) localStorage.setItem(key, value); },
+    removeItem: function (key) { localStorage.removeItem(key); },
+    clear: function () { localStorage.clear(); },
+    key: function (i) { return localStorage.key(i); },
+    get length() { return localStorage.length; }
+  };
   options.fetcher = function (params, fetcherOptions) {
     var headers = (fetcherOptions && fetcherOptions.headers) || {};
+    if (!hasCredentials(headers)) headers = Object.assign({}, headers, savedCredentials() || {});
     if (!hasCredentials(headers)) return Promise.resolve({ errors: [{ message: HINT }] });
     return fetch(endpoint, {
       method: 'POST',

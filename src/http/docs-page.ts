@@ -27,6 +27,9 @@ const START_SCRIPT = `window.addEventListener('load', function () {
     url: '${OPENAPI_PATH}',
     dom_id: '#swagger-ui',
     deepLinking: true,
+    // 194 operations: the sections open on demand.
+    docExpansion: 'none',
+    filter: true,
     validatorUrl: null,
     persistAuthorization: true,
     tryItOutEnabled: false,
