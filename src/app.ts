@@ -46,7 +46,8 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
 
   async function fetchHandler(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const described = await extra.page(request.method, url.pathname);
+    const asset = extra.page(request.method, url.pathname);
+    const described = asset && (await asset);
     if (described) return new Response(request.method === 'HEAD' ? null : described.body, { status: described.status, headers: described.headers });
     if (extra.isMcp(url.pathname)) return extra.mcp(request);
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
@@ -122,7 +123,8 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const described = await extra.page(req.method ?? 'GET', pathname);
+    const asset = extra.page(req.method ?? 'GET', pathname);
+    const described = asset && (await asset);
     if (described) return send(res, described, req.method === 'HEAD');
     if (extra.isMcp(pathname)) return extra.mcpNode(req, res);
     if (pathname === '/api' || pathname.startsWith('/api/')) {

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Platform } from '../context.ts';
 import type { RestRouter } from '../rest/router.ts';
-import { describePage } from './docs-page.ts';
-import { graphiqlAsset } from '../graphql/graphiql.ts';
+import { DOCS_PATH, OPENAPI_PATH, describePage } from './docs-page.ts';
+import { GRAPHIQL_ASSET_PREFIX, graphiqlAsset } from '../graphql/graphiql.ts';
 import { createMcpHandler, MCP_PATH } from '../mcp/server.ts';
 import { MAX_BODY_BYTES, PayloadTooLargeError } from './body.ts';
 import type { AssetResponse } from './asset.ts';
@@ -13,8 +13,8 @@ import type { AssetResponse } from './asset.ts';
  * adapters of app.ts; `undefined` means "not mine".
  */
 export interface ExtraRoutes {
-  /** Static pages and files (GET and HEAD). */
-  page(method: string, path: string): Promise<AssetResponse | undefined>;
+  /** Static pages and files (GET and HEAD); undefined at once, without a promise, for any other path. */
+  page(method: string, path: string): Promise<AssetResponse | undefined> | undefined;
   /** Whether the path is the MCP endpoint's. */
   isMcp(path: string): boolean;
   mcp(request: Request): Promise<Response>;
@@ -25,9 +25,12 @@ export interface ExtraRoutes {
 export function createExtraRoutes(platform: Platform, rest: RestRouter): ExtraRoutes {
   const mcp = createMcpHandler(platform, rest);
 
-  async function page(method: string, path: string): Promise<AssetResponse | undefined> {
+  // Every request passes here first: REST and GraphQL calls leave without an await.
+  function page(method: string, path: string): Promise<AssetResponse | undefined> | undefined {
     if (method !== 'GET' && method !== 'HEAD') return undefined;
-    return (await describePage(method, path)) ?? (await graphiqlAsset(path));
+    if (path.startsWith(GRAPHIQL_ASSET_PREFIX)) return graphiqlAsset(path);
+    if (path === OPENAPI_PATH || path.startsWith(DOCS_PATH)) return describePage(method, path);
+    return undefined;
   }
 
   async function readBody(req: IncomingMessage): Promise<Buffer> {
