@@ -3,7 +3,7 @@ import type { Platform } from '../context.ts';
 import type { RestRouter } from '../rest/router.ts';
 import { DOCS_PATH, OPENAPI_PATH, describePage } from './docs-page.ts';
 import { GRAPHIQL_ASSET_PREFIX, graphiqlAsset } from '../graphql/graphiql.ts';
-import { createMcpHandler, MCP_PATH } from '../mcp/server.ts';
+import type { McpHandler } from '../mcp/server.ts';
 import { MAX_BODY_BYTES, PayloadTooLargeError } from './body.ts';
 import type { AssetResponse } from './asset.ts';
 
@@ -23,7 +23,11 @@ export interface ExtraRoutes {
 }
 
 export function createExtraRoutes(platform: Platform, rest: RestRouter): ExtraRoutes {
-  const mcp = createMcpHandler(platform, rest);
+  // The MCP SDK is loaded on the first call to /mcp, not at start (start-up time and memory).
+  let mcpHandler: Promise<McpHandler> | undefined;
+  const mcp = {
+    fetch: async (request: Request) => (await (mcpHandler ??= import('../mcp/server.ts').then((m) => m.createMcpHandler(platform, rest)))).fetch(request),
+  };
 
   // Every request passes here first: REST and GraphQL calls leave without an await.
   function page(method: string, path: string): Promise<AssetResponse | undefined> | undefined {
@@ -46,7 +50,7 @@ export function createExtraRoutes(platform: Platform, rest: RestRouter): ExtraRo
 
   return {
     page,
-    isMcp: (path) => path === MCP_PATH,
+    isMcp: (path) => path === '/mcp',
     mcp: (request) => mcp.fetch(request),
     async mcpNode(req, res) {
       const headers = new Headers();
