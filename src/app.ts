@@ -11,6 +11,8 @@ import { requestIdFrom } from './http/request-id.ts';
 import { resultsPages } from './http/results-page.ts';
 import { Health } from './http/health.ts';
 import { Metrics, type PoolStats } from './http/metrics.ts';
+import { createExtraRoutes } from './http/extra-routes.ts';
+import type { AssetResponse } from './http/asset.ts';
 
 export interface App {
   /** The whole service as a fetch handler: used by tests and any fetch-based server. */
@@ -65,12 +67,17 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
   const ops: Operations = { health: new Health(platform, options.ready ?? false, options.workers), metrics };
   const rest = new RestRouter(platform, limiter, (method, endpoint, status, ms) => metrics.recordRest(method, endpoint, status, ms));
   const results = resultsPages(platform);
+  const extra = createExtraRoutes(platform, rest);
   const graphql: GraphQLHandler = createGraphQLHandler(platform, limiter, (o) => metrics.recordGraphQL(o.operation, o.type, o.status, o.ms, o.errorCodes));
 
   async function fetchHandler(request: Request): Promise<Response> {
     const url = new URL(request.url);
     // Every answer carries it, whoever produced it (REST, GraphQL, yoga, pages, 404).
     const requestId = requestIdFrom(request.headers.get('x-request-id'));
+    const asset = extra.page(request.method, url.pathname);
+    const described = asset && (await asset);
+    if (described) return new Response(request.method === 'HEAD' ? null : described.body, { status: described.status, headers: { ...described.headers, 'x-request-id': requestId } });
+    if (extra.isMcp(url.pathname)) return extra.mcp(request);
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
       const result = await rest.handle({
         method: request.method,
@@ -117,7 +124,7 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
     }
   }
 
-  function send(res: ServerResponse, result: RestResponse | SimpleResponse, requestId: string, head = false): void {
+  function send(res: ServerResponse, result: RestResponse | SimpleResponse | AssetResponse, requestId: string, head = false): void {
     res.writeHead(result.status, { ...result.headers, 'x-request-id': requestId, 'content-length': Buffer.byteLength(result.body) });
     res.end(head ? undefined : result.body);
   }
@@ -167,6 +174,10 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const asset = extra.page(req.method ?? 'GET', pathname);
+    const described = asset && (await asset);
+    if (described) return send(res, described, requestId, req.method === 'HEAD');
+    if (extra.isMcp(pathname)) return extra.mcpNode(req, res);
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       const headers = { get: (name: string) => req.headers[name] as string | undefined };
       const result = await rest.handle({

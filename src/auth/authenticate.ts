@@ -14,17 +14,32 @@ export interface HeaderReader {
 }
 
 /**
+ * The token of `Authorization: Bearer <token>`: `<app>:<secret>` as the contract writes it, or
+ * `base64(<app>:<secret>)` (standard or URL-safe alphabet), which existing clients of this API family
+ * send. The base64 alphabet has no colon, so the two forms cannot be confused.
+ */
+export function bearerCredentials(authorization: string): { app: string; secret: string } | undefined {
+  const m = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+  if (!m) return undefined;
+  let token = m[1]!;
+  if (!token.includes(':') && /^[A-Za-z0-9+/_-]+={0,2}$/.test(token)) token = Buffer.from(token, 'base64').toString('utf8');
+  const pair = /^([^:\s]+):([^\s\x00-\x1f\x7f]+)$/.exec(token);
+  return pair ? { app: pair[1]!, secret: pair[2]! } : undefined;
+}
+
+/**
  * The three equivalent forms of the contract: `app` + `secret` arguments, `Authorization: Bearer
- * <app>:<secret>`, or the `Service-API-App` + `Service-API-Secret` headers. `assume` comes as an
- * argument (or the `Service-API-Assume` header, for GraphQL clients).
+ * <app>:<secret>` (or its base64 form, see bearerCredentials), or the `Service-API-App` +
+ * `Service-API-Secret` headers. `assume` comes as an argument (or the `Service-API-Assume` header,
+ * for GraphQL clients).
  */
 export function readCredentials(headers: HeaderReader, args: Record<string, unknown>): Credentials {
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   const assume = text(args.assume) ?? text(headers.get('service-api-assume'));
   const authorization = headers.get('authorization');
   if (authorization) {
-    const m = /^Bearer\s+([^:\s]+):(\S+)$/i.exec(authorization.trim());
-    return m ? { app: m[1], secret: m[2], assume } : { assume };
+    const bearer = bearerCredentials(authorization);
+    return bearer ? { ...bearer, assume } : { assume };
   }
   const app = text(headers.get('service-api-app'));
   if (app) return { app, secret: text(headers.get('service-api-secret')), assume };

@@ -11,6 +11,7 @@ import { isGraphQLError, maskError } from './errors.ts';
 import { endsMaintenance } from './maintenance.ts';
 import { credentialError, useInputHygiene } from './plugins/input-hygiene.ts';
 import { errorCodesOf, logGraphQL, useObservation, type GraphQLObserver } from './observe.ts';
+import { graphiqlOptions, renderOfflineGraphiQL } from './graphiql.ts';
 
 /** What the fast path needs of a call; `call` reaches the context factory through yoga's server context. */
 interface ServerContext {
@@ -130,7 +131,9 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
   const yoga = createYoga<ServerContext & { req?: IncomingMessage; res?: ServerResponse }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: { title: 'Learning platform GraphQL' },
+    // Served offline, with credentials and example operations at hand (graphiql.ts).
+    graphiql: graphiqlOptions('Learning platform GraphQL'),
+    renderGraphiQL: renderOfflineGraphiQL,
     landingPage: false,
     plugins: [
       // graphql-js's own executor: the operations here need none of @graphql-tools/executor's

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { BASE_URL, createTestApp, type TestApp } from '../helpers/app.ts';
+import { bulletsA, bulletsB } from '../fixtures/contract-documents.ts';
+import { argumentSchemas, zodProperties } from '../../src/rest/argument-details.ts';
+import { findOperation } from '../../src/rest/operations.ts';
+
+let t: TestApp;
+let doc: any;
+beforeAll(async () => {
+  t = await createTestApp();
+  const r = await t.app.fetch(new Request(`${BASE_URL}/api/openapi.json`));
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  doc = await r.json();
+});
+afterAll(async () => t?.close());
+
+const get = (path: string, init?: RequestInit) => t.app.fetch(new Request(`${BASE_URL}${path}`, init));
+
+describe('GET /api/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // The validator does reject a broken description (an operation without responses).
+    const broken = structuredClone(doc);
+    broken.paths['/user:me'].get.responses = 'none';
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('describes every documented method and endpoint of both documents', () => {
+    const documented = [...bulletsA, ...bulletsB].filter((b) => !b.endpoint.includes('<'));
+    expect(documented.length).toBeGreaterThan(100);
+    for (const bullet of documented) {
+      for (const method of bullet.methods.split('/')) {
+        const operation = doc.paths[`/${bullet.endpoint}`]?.[method.toLowerCase()];
+        expect(operation, `${method} ${bullet.endpoint}`).toBeDefined();
+        expect(operation.summary).toBe(`${method} ${bullet.endpoint}`);
+        expect(operation.tags).toEqual([bullet.section]);
+      }
+    }
+    // The content type templates are expanded: one path per prefix.
+    expect(doc.paths['/quiz:permission'].post).toBeDefined();
+    expect(doc.paths['/video:tag'].delete).toBeDefined();
+  });
+
+  it('gives the arguments of a GET as query parameters with types, defaults and limits', () => {
+    const users = doc.paths['/users'].get;
+    const param = (name: string) => users.parameters.find((p: any) => p.name === name);
+    expect(param('limit')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', default: 16 } });
+    expect(param('page')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', default: 1 } });
+    expect(param('search')).toMatchObject({ in: 'query', schema: { type: 'string' } });
+    expect(param('assume')).toMatchObject({ in: 'query', required: false });
+    const user = doc.paths['/user'].get;
+    expect(user.parameters.find((p: any) => p.name === 'user')).toMatchObject({ required: true, schema: { type: 'string' } });
+    expect(user.requestBody).toBeUndefined();
+  });
+
+  it('gives the arguments of other methods as a form or JSON body, with the detail of the service schema', () => {
+    const create = doc.paths['/user'].post;
+    expect(Object.keys(create.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
+    const body = create.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(['username', 'first_name', 'last_name', 'email']);
+    expect(body.properties.username).toMatchObject({ type: 'string', minLength: 4, maxLength: 64 });
+    // The documents give no character rule for usernames; the service's zod schema does.
+    expect(typeof body.properties.username.pattern).toBe('string');
+    expect(new RegExp(body.properties.username.pattern, 'u').test('anna.smith')).toBe(true);
+    expect(new RegExp(body.properties.username.pattern, 'u').test('anna smith')).toBe(false);
+    expect(body.properties.email).toMatchObject({ type: 'string', format: 'email' });
+    expect(body.properties.gender).toMatchObject({ enum: ['male', 'female', 'other'] });
+    expect(body.properties.exam).toMatchObject({ type: 'boolean', default: false });
+    expect(body.properties.color).toMatchObject({ default: 'default' });
+    expect(body.patternProperties).toHaveProperty(['^custom_[a-z0-9_]+$']);
+    const webhook = doc.paths['/organization:webhook'].post.requestBody.content['application/json'].schema;
+    expect(webhook.properties.method).toMatchObject({ enum: ['POST', 'GET'], default: 'POST' });
+    expect(webhook.properties.endpoint).toMatchObject({ type: 'string', format: 'uri' });
+    const login = doc.paths['/user:login'].post.requestBody.content['application/json'].schema;
+    expect(login.properties.logins).toMatchObject({ type: 'integer', maximum: 255 });
+  });
+
+  it('gives the output fields with their JSON types (none where the documents name none)', () => {
+    const me = doc.paths['/user:me'].get.responses['200'].content['application/json'].schema;
+    expect(me).toEqual({
+      type: 'object',
+      properties: { user: {}, name: {}, status: { type: 'boolean' }, exam: { type: 'boolean' } },
+      required: ['user', 'name', 'status', 'exam'],
+    });
+    const classes = doc.paths['/classes'].get.responses['200'].content['application/json'].schema;
+    expect(classes.properties.classes.type).toBe('array');
+    expect(Object.keys(classes.properties.classes.items.properties)).toEqual(['class', 'id', 'title']);
+    const organization = doc.paths['/organization'].get.responses['200'].content['application/json'].schema;
+    // "description (only if set)": not required.
+    expect(organization.required).not.toContain('description');
+    expect(organization.properties).toHaveProperty('description');
+  });
+
+  it('gives the error statuses with the error headers and body', () => {
+    const responses = doc.paths['/user'].post.responses;
+    expect(Object.keys(responses).sort()).toEqual(['200', '401', '403', '406', '413', '429', '500', '503']);
+    expect(Object.keys(doc.paths['/user:me'].get.responses)).not.toContain('413');
+    const forbidden = doc.components.responses.Error403;
+    expect(Object.keys(forbidden.headers)).toEqual(['Service-API-Error', 'Service-API-Error-Code']);
+    expect(forbidden.description).toContain('MISSING_ARGUMENT');
+    expect(doc.components.responses.Error429.headers).toHaveProperty('Retry-After');
+    expect(doc.components.schemas.Error.properties.error.required).toEqual(['status', 'code', 'message']);
+  });
+
+  it('marks exactly the operations that answer 501 as not implemented', async () => {
+    for (const [path, methods] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(methods)) {
+        const endpoint = path.slice(1);
+        const r = await t.rpc(method.toUpperCase(), endpoint, {});
+        expect(r.status === 501, `${method} ${endpoint}: ${r.status}`).toBe(operation['x-not-implemented'] === true);
+        expect('501' in operation.responses).toBe(r.status === 501);
+      }
+    }
+  });
+
+  it('names the three credential forms', () => {
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.appHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'Service-API-App' });
+    expect(doc.components.securitySchemes.secretHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'Service-API-Secret' });
+    expect(doc.components.securitySchemes.appArgument).toMatchObject({ type: 'apiKey', in: 'query', name: 'app' });
+    expect(doc.components.securitySchemes.secretArgument).toMatchObject({ type: 'apiKey', in: 'query', name: 'secret' });
+    expect(doc.security).toEqual([{ bearer: [] }, { appHeader: [], secretHeader: [] }, { appArgument: [], secretArgument: [] }]);
+    expect(doc.servers).toEqual([{ url: '/api/v1', description: expect.any(String) }]);
+  });
+
+  it('needs no credentials, and is answered before the REST router', async () => {
+    const r = await get('/api/openapi.json', { method: 'HEAD' });
+    expect(r.status).toBe(200);
+    expect(await r.text()).toBe('');
+    // A POST is the router's: an unknown endpoint.
+    const post = await get('/api/openapi.json', { method: 'POST' });
+    expect(post.status).toBe(400);
+    expect(post.headers.get('service-api-error-code')).toBe('UNKNOWN_ENDPOINT');
+  });
+});
+
+describe('the service schemas paired with operations', () => {
+  it('parse the arguments of their operation: every required documented argument is one of their fields', () => {
+    for (const [key, schema] of Object.entries(argumentSchemas)) {
+      const [method, endpoint] = key.split(' ') as [string, string];
+      const operation = findOperation(method, endpoint);
+      expect(operation, key).toBeDefined();
+      const fields = Object.keys(zodProperties(schema));
+      const required = operation!.arguments.filter((a) => a.required).map((a) => a.name);
+      expect(required.filter((name) => !fields.includes(name)), key).toEqual([]);
+      expect(fields.filter((name) => operation!.arguments.some((a) => a.name === name)).length, key).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('GET /api/docs', () => {
+  it('serves the reference page with Swagger UI from this service only', async () => {
+    const r = await get('/api/docs');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await r.text();
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets).toEqual([
+      '/api/docs/assets/favicon-32x32.png',
+      '/api/docs/assets/swagger-ui.css',
+      '/api/docs/assets/swagger-ui-bundle.js',
+      '/api/docs/assets/start.js',
+    ]);
+    const types: Record<string, string> = { png: 'image/png', css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' };
+    for (const asset of assets) {
+      const file = await get(asset);
+      expect(file.status, asset).toBe(200);
+      expect(file.headers.get('content-type')).toBe(types[asset.split('.').pop()!]);
+      expect((await file.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
+    const start = await (await get('/api/docs/assets/start.js')).text();
+    expect(start).toContain("url: '/api/openapi.json'");
+    expect(start).toContain('validatorUrl: null');
+  });
+});
