@@ -16,7 +16,7 @@ function sources(dir = join(ROOT, 'src')): { file: string; text: string }[] {
 }
 
 /** UPPER_SNAKE literals that are not error codes: configuration variables and an internal reason. */
-const NOT_ERROR_CODES = new Set(['SECRET_KEY', 'DATA_DIR', 'BOOTSTRAP_SECRET', 'NON_PUBLIC']);
+const NOT_ERROR_CODES = new Set(['SECRET_KEY', 'DATA_DIR', 'BOOTSTRAP_SECRET', 'NON_PUBLIC', 'PG_VERSION']);
 
 const all = sources().filter((s) => s.file !== join('src', 'error-codes.ts'));
 const catalogued = new Map(ERROR_CODES.map((e) => [e.code, e]));
