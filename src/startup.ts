@@ -27,7 +27,7 @@ export async function openMigratedDatabase(config: Config, log: Logger): Promise
     const applied = await migrate(target, undefined, {
       onApply: ({ name, index, total }) => log.info({ migration: name }, `applying migration ${index} of ${total}`),
     });
-    log.info({ applied, database: config.database.kind }, applied.length ? 'database migrated' : 'database schema is up to date');
+    log.info({ applied, database: config.database.kind }, 'database migrated');
     return database;
   } catch (error) {
     await database.close();

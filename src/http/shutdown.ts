@@ -43,7 +43,7 @@ export function stopOnSignals(plan: ShutdownPlan, signals: NodeJS.Signals[] = ['
 
 async function stop(plan: ShutdownPlan, signal: string): Promise<void> {
   const started = Date.now();
-  plan.log.info({ signal, timeoutMs: plan.timeoutMs }, 'shutting down: finishing requests and jobs in progress');
+  plan.log.info({ signal, timeoutMs: plan.timeoutMs }, 'shutting down');
   plan.onStopping();
   const deadline = started + plan.timeoutMs;
   const [drained, jobsDone] = await Promise.all([drain(plan.server, deadline), within(plan.workers.stop(), deadline)]);
