@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import type { Platform } from './context.ts';
 import { RestRouter, errorResponse, type RestRequest, type RestResponse } from './rest/router.ts';
 import { RateLimiter } from './rest/rate-limit.ts';
@@ -9,6 +8,7 @@ import { healthPage, jwksPage, linkProbe, loginPage, notFound, type SimpleRespon
 import { filePage } from './http/files.ts';
 import { createGraphQLHandler, type GraphQLHandler } from './graphql/yoga.ts';
 import { requestIdFrom } from './http/request-id.ts';
+import { isClientGone, readBody as readNodeBody } from './http/read-body.ts';
 
 export interface App {
   /** The whole service as a fetch handler: used by tests and any fetch-based server. */
@@ -72,25 +72,14 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
   }
 
   function send(res: ServerResponse, result: RestResponse | SimpleResponse, head = false): void {
+    // A body refused for its size or pace was not read to its end: the connection cannot be used again.
+    if (result.status === 413 || result.status === 408) res.setHeader('connection', 'close');
     res.writeHead(result.status, { ...result.headers, 'content-length': Buffer.byteLength(result.body) });
     res.end(head ? undefined : result.body);
   }
 
-  function readBody(req: IncomingMessage): Promise<Buffer> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          reject(new PayloadTooLargeError());
-          req.destroy();
-        } else chunks.push(chunk);
-      });
-      req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-      req.on('error', reject);
-    });
-  }
+  const bodyLimits = { minBytesPerSecond: platform.config.http.minBodyBytesPerSecond, graceMs: platform.config.http.headersTimeoutMs };
+  const readBody = (req: IncomingMessage) => readNodeBody(req, bodyLimits);
 
   /** The fast path when it applies; otherwise the request, its body already read or not, goes to yoga. */
   async function graphqlNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -103,6 +92,8 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
       const result = await graphql.json({ method, url, headers, requestId: requestIdFrom(headers.get('x-request-id')) }, body.toString('utf8'));
       if (result) return send(res, result);
     }
+    // Bodies are read here, within the size and rate limits, and not by yoga, which has none.
+    if (!body && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') body = await readBody(req);
     if (!body) return graphql.node(req, res);
     // Read already, and not a single JSON operation after all (a batch, bad JSON): yoga answers it.
     const requestHeaders = new Headers();
@@ -138,10 +129,15 @@ export function createApp(platform: Platform, options: { ready?: boolean } = {})
     fetch: fetchHandler,
     node(req, res) {
       nodeHandler(req, res).catch((error: unknown) => {
+        // The client went away: nobody to answer, and nothing went wrong here.
+        if (isClientGone(error)) {
+          platform.log.debug({ err: error }, 'client disconnected');
+          return void res.destroy();
+        }
         const appError = error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', 'Unexpected error');
         if (!(error instanceof AppError)) platform.log.error({ err: error }, 'unhandled request error');
-        if (!res.headersSent) send(res, errorResponse(appError, randomUUID()));
-        else res.destroy();
+        if (res.headersSent) return void res.destroy();
+        send(res, errorResponse(appError, requestIdFrom(req.headers['x-request-id'] as string | undefined)));
       });
     },
     markReady() {

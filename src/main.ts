@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { openDatabase } from './db/client.ts';
@@ -8,6 +7,7 @@ import { createPlatform } from './platform.ts';
 import { bootstrap } from './services/bootstrap/bootstrap.service.ts';
 import { createApp } from './app.ts';
 import { startWorkers } from './jobs/workers.ts';
+import { createHttpServer } from './http/server.ts';
 
 function readConfig(): Config {
   try {
@@ -45,8 +45,7 @@ if (boot.generated) {
 }
 
 const app = createApp(platform);
-const server = createServer(app.node);
-server.keepAliveTimeout = 65_000;
+const server = createHttpServer(app, config, log);
 const workers = startWorkers(platform);
 server.listen(config.PORT, config.HOST, () => {
   log.info({ url: config.baseUrl, graphql: `${config.baseUrl}/graphql` }, 'service listening');
