@@ -7,13 +7,14 @@ import {
   type DocumentNode,
   type GraphQLField,
   type GraphQLSchema,
+  validate,
   type ValidationContext,
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import type { Context } from '../../context.ts';
 import { RateLimitError } from '../../errors.ts';
 import type { RateLimiter, RateLimitState } from '../../rest/rate-limit.ts';
@@ -133,10 +134,18 @@ export function useGraphQLLimits(limits: GraphQLLimits, limiter: RateLimiter): P
       );
     },
   };
-  return [
-    maxDepthPlugin({ n: limits.maxDepth, propagateOnRejection: false, onReject: reportAs('DEPTH_LIMIT_EXCEEDED') }),
-    maxAliasesPlugin({ n: limits.maxAliases, propagateOnRejection: false, onReject: reportAs('ALIAS_LIMIT_EXCEEDED') }),
-    maxDirectivesPlugin({ n: limits.maxDirectives, propagateOnRejection: false, onReject: reportAs('DIRECTIVE_LIMIT_EXCEEDED') }),
-    costPlugin as Plugin,
-  ] as Plugin[];
+  const rules = [
+    maxDepthRule({ n: limits.maxDepth, propagateOnRejection: false, onReject: reportAs('DEPTH_LIMIT_EXCEEDED') }),
+    maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: reportAs('ALIAS_LIMIT_EXCEEDED') }),
+    maxDirectivesRule({ n: limits.maxDirectives, propagateOnRejection: false, onReject: reportAs('DIRECTIVE_LIMIT_EXCEEDED') }),
+  ];
+  // The limits are checked on their own, before graphql's rules: an oversized document is
+  // refused after one linear walk, instead of being validated in full first.
+  const shapePlugin: Plugin = {
+    onValidate({ params: { schema, documentAST }, setResult }) {
+      const errors = validate(schema, documentAST, rules);
+      if (errors.length > 0) setResult(errors);
+    },
+  };
+  return [shapePlugin, costPlugin];
 }
