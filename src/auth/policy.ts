@@ -1,7 +1,7 @@
 import type { Context, Viewer } from '../context.ts';
 import type { Prisma, User } from '../generated/prisma/client.ts';
 import type { ContentType } from '../services/content/content-types.ts';
-import { ArgumentError, PermissionError, type AppError } from '../errors.ts';
+import { ArgumentError, PermissionError } from '../errors.ts';
 import { needOf, nounOf, typeOf, type Action, type Need } from './actions.ts';
 import type { Level } from './levels.ts';
 import { atLeastWhere, includes, levelsFor, type ContentRef, type Holder } from './permissions.ts';
@@ -58,28 +58,11 @@ function refusalOf(ctx: PolicyContext, action: Action, subject: Subject, held: L
   return null;
 }
 
-/**
- * What a caller who may not view a piece of content is told: exactly what an identification
- * string that names nothing gets, so refusals do not tell which ids exist. Services pass their own
- * not-found error (argument and message as they word it); without one, the noun's standard one.
- */
-export type Unknown = () => AppError;
-
-const unknownSubject = (action: Action, subject: Subject): AppError =>
-  new ArgumentError(nounOf(action), `no ${nounOf(action)} with identification string '${subject.id}'`, 'NOT_FOUND');
-
-/**
- * Throws unless the viewer may do `action` on the content; answers the level it holds there.
- * A viewer without view on it gets the not-found answer (`unknown`); one that may view it but
- * lacks the level for the action gets 403 PERMISSION_DENIED.
- */
-export async function assertCan(ctx: PolicyContext, action: Action, subject: Subject, unknown?: Unknown): Promise<Level> {
+/** Throws 403 unless the viewer may do `action` on the content; answers the level it holds there. */
+export async function assertCan(ctx: PolicyContext, action: Action, subject: Subject): Promise<Level> {
   const [held = null] = await levelsFor(ctx.db, ctx.viewer.user, [refOf(action, subject)]);
   const refused = refusalOf(ctx, action, subject, held);
-  if (refused) {
-    if (!includes(typeOf(action), held, 'view')) throw unknown ? unknown() : unknownSubject(action, subject);
-    throw refused;
-  }
+  if (refused) throw refused;
   return held!;
 }
 
@@ -109,15 +92,11 @@ export const denied = (action: Action): PermissionError => refusal(action, needO
 /**
  * Content of a type may be put in an organization where the caller may change such content
  * without owning it (content level modify or more, organization managers, instance
- * administrators; for classes also its teachers). Unknown organization, or one the caller may not
- * view: NOT_FOUND naming `argument`.
+ * administrators; for classes also its teachers). Unknown organization: NOT_FOUND naming `argument`.
  */
 export async function assertCanCreateIn(ctx: PolicyContext, action: `${ContentType}:create`, organizationId: string, argument = 'organization'): Promise<void> {
-  const organization = await ctx.db.organization.findUnique({ where: { id: organizationId }, select: { id: true, ownerId: true } });
-  const unknown = () => new ArgumentError(argument, `no organization with identification string '${organizationId}'`, 'NOT_FOUND');
-  if (!organization) throw unknown();
-  // An organization the caller may not view is one it does not know of.
-  if (!(await can(ctx, 'organization:read', organization))) throw unknown();
+  const organization = await ctx.db.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
+  if (!organization) throw new ArgumentError(argument, `no organization with identification string '${organizationId}'`, 'NOT_FOUND');
   // A piece of content of that type nobody owns and no rule names: what the organization alone gives.
   if (!(await can(ctx, action, { id: '', ownerId: null, organizationId }))) {
     throw new PermissionError(`You may not put a ${typeOf(action)} in this organization: that needs ${needOf(action).level} permission on its content`);

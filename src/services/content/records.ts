@@ -54,7 +54,7 @@ export async function loadContent(db: Reader, type: ContentType, id: string, arg
 /** One piece of content on which the viewer may do `action` (NOT_FOUND, then PERMISSION_DENIED). */
 export async function contentFor(ctx: Context, action: Action, id: string, argument?: string): Promise<ContentRecord> {
   const content = await loadContent(ctx.db, typeOf(action), id, argument);
-  await assertCan(ctx, action, content, () => unknownContent(typeOf(action), id, argument));
+  await assertCan(ctx, action, content);
   return content;
 }
 

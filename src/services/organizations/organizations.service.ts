@@ -23,11 +23,10 @@ type OrganizationSelection = Selection<'Organization'>;
  */
 export async function organizationFor(ctx: Context, code: string, argument = 'organization', query: OrganizationSelection = {}): Promise<OrganizationAccess> {
   const organization = await ctx.db.organization.findUnique({ ...query, where: { id: code } });
-  const unknown = () => new ArgumentError(argument, `no organization with identification string '${code}'`, 'NOT_FOUND');
-  if (!organization) throw unknown();
+  if (!organization) throw new ArgumentError(argument, `no organization with identification string '${code}'`, 'NOT_FOUND');
   const access = await organizationAccess(ctx.db, ctx.viewer, organization);
-  // Managers and members view it; only the others need their rules looked up (not viewable: unknown).
-  if (!access.manager && !access.membership) await assertCan(ctx, 'organization:read', organization, unknown);
+  // Managers and members view it; only the others need their rules looked up.
+  if (!access.manager && !access.membership) await assertCan(ctx, 'organization:read', organization);
   return access;
 }
 
