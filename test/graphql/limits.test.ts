@@ -44,12 +44,25 @@ async function post(query: string, options: { as?: Caller | null; accept?: strin
   return { status: response.status, headers: response.headers, body: (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
 }
 
+/** The fastest of five /health calls on their own: what the machine allows at the moment. */
+async function healthAlone(): Promise<number> {
+  let fastest = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    await (await fetch(`${http.url}/health`)).text();
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  return fastest;
+}
+
 /**
  * The refusal of `query` while /health is asked at the same moment: /health must answer within
- * 100 ms. The machine running the tests is shared, so the fastest of five tries counts (each a new
- * text, so nothing is answered from a cache): a service stalled by the operation is slow in all.
+ * 100 ms of what it takes on its own (on a quiet machine, within 100 ms). The machine running the
+ * tests is shared, so the fastest of five tries counts (each a new text, so nothing is answered
+ * from a cache): a service stalled by the operation is slow in all of them.
  */
 async function refusedBesideHealth(query: string, code: string) {
+  const baseline = await healthAlone();
   let fastest = Infinity;
   let refused: Awaited<ReturnType<typeof post>> | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -63,7 +76,7 @@ async function refusedBesideHealth(query: string, code: string) {
     expect(refused.body.data).toBeUndefined();
     expect(refused.body.errors?.map((e) => e.extensions?.code)).toContain(code);
   }
-  expect(fastest).toBeLessThan(100);
+  expect(fastest).toBeLessThan(baseline + 100);
   return refused!;
 }
 
