@@ -70,7 +70,7 @@ const schema = z
     GRAPHQL_MAX_ALIASES: integer(0, 10_000).default(200),
     GRAPHQL_MAX_TOKENS: integer(100, 1_000_000).default(1500),
     GRAPHQL_MAX_DIRECTIVES: integer(0, 10_000).default(20),
-    GRAPHQL_MAX_COST: integer(1, 100_000_000).default(25_000),
+    GRAPHQL_MAX_COST: integer(1, 100_000_000).default(50_000),
     GRAPHQL_COST_PER_POINT: integer(1, 1_000_000).default(100),
     /** Origins (scheme://host[:port], comma separated) whose browsers may call /graphql; none by default. */
     CORS_ORIGINS: z

@@ -165,11 +165,11 @@ describe('limits on both paths', () => {
   const PAGE = '{ users(first: 100) { edges { node { id } } } }';
 
   it('refuse an operation over the cost budget alike, before it executes', async () => {
-    const query = '{ organizations(first: 100) { edges { node { members(first: 100) { edges { node { user { integrations { id } } } } } } } } }';
+    const query = '{ organizations(first: 100) { edges { node { members(first: 100) { edges { node { user { integrations { id owner { id } } } } } } } } } }';
     const answer = await expectSame({ query }, { authorization: bearer(user) });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
-      errors: [{ message: 'The operation costs 40301, more than the limit of 25000', extensions: { code: 'COST_LIMIT_EXCEEDED', cost: 40301, maxCost: 25000 } }],
+      errors: [{ message: 'The operation costs 140301, more than the limit of 50000', extensions: { code: 'COST_LIMIT_EXCEEDED', cost: 140301, maxCost: 50000 } }],
     });
   });
 

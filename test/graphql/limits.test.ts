@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
  * Abusive operations are refused before anything executes, with a code naming the limit, while
  * the service keeps answering others: each one is sent over a real socket with a /health check
  * beside it. Defaults (README "GraphQL limits"): depth 15, aliases 200, tokens 1500, directives
- * 20, cost 25,000.
+ * 20, cost 50,000.
  */
 let t: TestApp;
 let http: Awaited<ReturnType<typeof serve>>;
@@ -108,18 +108,18 @@ describe('GraphQL limits', () => {
     await refusedBesideHealth(`{ me { ${'id '.repeat(350_000)}} }`, 'GRAPHQL_PARSE_FAILED');
   });
 
-  it('refuse costly lists: nested connections and many aliased pages (cost over 25,000)', async () => {
-    const nestedLists = '{ organizations(first: 100) { edges { node { members(first: 100) { edges { node { user { integrations { id } } } } } } } } }';
+  it('refuse costly lists: nested connections and many aliased pages (cost over 50,000)', async () => {
+    const nestedLists = '{ organizations(first: 100) { edges { node { members(first: 100) { edges { node { user { integrations { id owner { id } } } } } } } } } }';
     const refused = await refusedBesideHealth(nestedLists, 'COST_LIMIT_EXCEEDED');
-    // 1 + 100 × (edges 1 + node 1 + members (1 + 100 × (edges 1 + node 1 + user 1 + integrations (1 + 10 × 0)))) = 40,301.
-    expect(refused.body.errors![0]).toMatchObject({ message: 'The operation costs 40301, more than the limit of 25000', extensions: { code: 'COST_LIMIT_EXCEEDED', cost: 40301, maxCost: 25000 } });
-    // 100 × (1 + 100 × (edges 1 + node 1 + manager 1)) = 30,100, in fewer tokens than the token limit.
-    const pages = `{ ${Array.from({ length: 100 }, (_, i) => `a${i}: users(first: 1000) { ...U }`).join(' ')} } fragment U on QueryUsersConnection { edges { node { id manager { id } } } }`;
+    // 1 + 100 × (edges 1 + node 1 + members (1 + 100 × (edges 1 + node 1 + user 1 + integrations (1 + 10 × owner 1)))) = 140,301.
+    expect(refused.body.errors![0]).toMatchObject({ message: 'The operation costs 140301, more than the limit of 50000', extensions: { code: 'COST_LIMIT_EXCEEDED', cost: 140301, maxCost: 50000 } });
+    // 100 × (1 + 100 × (edges 1 + node 1 + four managers 4)) = 60,100, in fewer tokens than the token limit.
+    const pages = `{ ${Array.from({ length: 100 }, (_, i) => `a${i}: users(first: 1000) { ...U }`).join(' ')} } fragment U on QueryUsersConnection { edges { node { id manager { manager { manager { manager { id } } } } } } }`;
     await refusedBesideHealth(pages, 'COST_LIMIT_EXCEEDED');
   });
 
   it('count page sizes given as variables', async () => {
-    const query = 'query($n: Int) { organizations(first: $n) { edges { node { members(first: $n) { edges { node { user { id } } } } } } } }';
+    const query = 'query($n: Int) { organizations(first: $n) { edges { node { members(first: $n) { edges { node { user { integrations { id owner { id } } } } } } } } } }';
     const refused = await post(query, { variables: { n: 100 } });
     expect(refused.body.errors?.[0]?.extensions?.code).toBe('COST_LIMIT_EXCEEDED');
     const allowed = await post(query, { variables: { n: 10 } });
