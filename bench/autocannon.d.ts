@@ -9,6 +9,10 @@ declare module 'autocannon' {
     pipelining?: number;
     workers?: number;
     headers?: Record<string, string>;
+    /** Seconds before a request counts as a timeout. */
+    timeout?: number;
+    /** Requests each connection sends in turn. */
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
   }
   interface Histogram {
     average: number;
@@ -17,6 +21,7 @@ declare module 'autocannon' {
     min: number;
     max: number;
     p50: number;
+    p90: number;
     p99: number;
     total: number;
   }

@@ -13,6 +13,7 @@ import { Health } from './http/health.ts';
 import { Metrics, type PoolStats } from './http/metrics.ts';
 import { createExtraRoutes } from './http/extra-routes.ts';
 import type { AssetResponse } from './http/asset.ts';
+import { isClientGone, readBody as readNodeBody } from './http/read-body.ts';
 
 export interface App {
   /** The whole service as a fetch handler: used by tests and any fetch-based server. */
@@ -125,25 +126,14 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
   }
 
   function send(res: ServerResponse, result: RestResponse | SimpleResponse | AssetResponse, requestId: string, head = false): void {
+    // A body refused for its size or pace was not read to its end: the connection cannot be used again.
+    if (result.status === 413 || result.status === 408) res.setHeader('connection', 'close');
     res.writeHead(result.status, { ...result.headers, 'x-request-id': requestId, 'content-length': Buffer.byteLength(result.body) });
     res.end(head ? undefined : result.body);
   }
 
-  function readBody(req: IncomingMessage): Promise<Buffer> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          reject(new PayloadTooLargeError());
-          req.destroy();
-        } else chunks.push(chunk);
-      });
-      req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-      req.on('error', reject);
-    });
-  }
+  const bodyLimits = { minBytesPerSecond: platform.config.http.minBodyBytesPerSecond, graceMs: platform.config.http.headersTimeoutMs };
+  const readBody = (req: IncomingMessage) => readNodeBody(req, bodyLimits);
 
   /** The fast path when it applies; otherwise the request, its body already read or not, goes to yoga. */
   async function graphqlNode(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
@@ -162,6 +152,9 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
       res.setHeader('x-request-id', requestId);
       return graphql.node(req, res);
     }
+    // Bodies are read here, within the size and rate limits, and not by yoga, which has none.
+    if (!body && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') body = await readBody(req);
+    if (!body) return graphql.node(req, res);
     // Read already, and not a single JSON operation after all (a batch, bad JSON): yoga answers it.
     const requestHeaders = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') requestHeaders.set(name, value);
@@ -202,10 +195,15 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
     node(req, res) {
       const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
       nodeHandler(req, res, requestId).catch((error: unknown) => {
+        // The client went away: nobody to answer, and nothing went wrong here.
+        if (isClientGone(error)) {
+          platform.log.debug({ reqId: requestId, err: error }, 'client disconnected');
+          return void res.destroy();
+        }
         const appError = error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', 'Unexpected error');
         if (!(error instanceof AppError)) platform.log.error({ reqId: requestId, err: error }, 'unhandled request error');
-        if (!res.headersSent) send(res, errorResponse(appError, requestId), requestId);
-        else res.destroy();
+        if (res.headersSent) return void res.destroy();
+        send(res, errorResponse(appError, requestId), requestId);
       });
     },
     markReady() {

@@ -72,6 +72,25 @@ const schema = z
     SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
     /** When set, GET /metrics requires `Authorization: Bearer <token>`; unset, it is open. */
     METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, '16-256 printable characters without spaces').optional(),
+    /** GraphQL limits (graphql/plugins/limits.ts); the README's "GraphQL limits" explains each. */
+    GRAPHQL_MAX_DEPTH: integer(1, 1000).default(15),
+    GRAPHQL_MAX_ALIASES: integer(0, 10_000).default(200),
+    GRAPHQL_MAX_TOKENS: integer(100, 1_000_000).default(1500),
+    GRAPHQL_MAX_DIRECTIVES: integer(0, 10_000).default(20),
+    GRAPHQL_MAX_COST: integer(1, 100_000_000).default(50_000),
+    GRAPHQL_COST_PER_POINT: integer(1, 1_000_000).default(100),
+    /** Origins (scheme://host[:port], comma separated) whose browsers may call /graphql; none by default. */
+    CORS_ORIGINS: z
+      .string()
+      .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s,*]+$/, 'must be origins like https://app.example.com, comma separated')))
+      .optional(),
+    /** Connections (http/server.ts): the whole head of a request within this. */
+    HTTP_HEADERS_TIMEOUT_MS: integer(1000, 600_000).default(10_000),
+    /** A body slower than this many bytes per second (after a grace of HTTP_HEADERS_TIMEOUT_MS) is cut off. */
+    HTTP_MIN_BODY_BYTES_PER_SECOND: integer(0, 100_000_000).default(1024),
+    /** An idle keep-alive connection is closed after this. */
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(1000, 600_000).default(5000),
   })
   .refine((c) => (c.BOOTSTRAP_APP === undefined) === (c.BOOTSTRAP_SECRET === undefined), {
     message: 'BOOTSTRAP_APP and BOOTSTRAP_SECRET must be set together',
@@ -90,6 +109,9 @@ export interface Config extends RawConfig {
   webhooks: { allowPrivate: boolean; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
   /** Sender of email: MAIL_FROM, or no-reply at the host of the base URL. */
   mailFrom: string;
+  graphqlLimits: { maxDepth: number; maxAliases: number; maxTokens: number; maxDirectives: number; maxCost: number; costPerPoint: number };
+  corsOrigins: string[];
+  http: { headersTimeoutMs: number; minBodyBytesPerSecond: number; keepAliveTimeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -120,5 +142,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: c.WEBHOOK_RETRY_BASE_MS,
     },
     mailFrom: c.MAIL_FROM ?? `no-reply@${new URL(baseUrl).hostname}`,
+    graphqlLimits: {
+      maxDepth: c.GRAPHQL_MAX_DEPTH,
+      maxAliases: c.GRAPHQL_MAX_ALIASES,
+      maxTokens: c.GRAPHQL_MAX_TOKENS,
+      maxDirectives: c.GRAPHQL_MAX_DIRECTIVES,
+      maxCost: c.GRAPHQL_MAX_COST,
+      costPerPoint: c.GRAPHQL_COST_PER_POINT,
+    },
+    corsOrigins: c.CORS_ORIGINS ?? [],
+    http: {
+      headersTimeoutMs: c.HTTP_HEADERS_TIMEOUT_MS,
+      minBodyBytesPerSecond: c.HTTP_MIN_BODY_BYTES_PER_SECOND,
+      keepAliveTimeoutMs: c.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
   };
 }

@@ -6,7 +6,7 @@ import type { CredentialCache } from './auth/credential-cache.ts';
 import type { Integration, User } from './generated/prisma/client.ts';
 import type { InstanceSettings } from './services/instance/settings.service.ts';
 import type { Notifier } from './services/notifications/notifications.service.ts';
-import type { RateLimiter } from './rest/rate-limit.ts';
+import type { RateLimiter, RateLimitState } from './rest/rate-limit.ts';
 import { authenticate, readCredentials, type HeaderReader } from './auth/authenticate.ts';
 import { resolveLanguage } from './services/instance/language.ts';
 import { UnavailableError } from './errors.ts';
@@ -41,6 +41,8 @@ export interface Context extends Platform {
   language: string;
   /** This request's DataLoaders (services/loaders.ts); built on first use unless the factory built them. */
   loaders?: Loaders;
+  /** Where the application's rate limit stands after this call spent its points (the RateLimit-* headers). */
+  rateLimit?: RateLimitState;
 }
 
 /** What either face knows about a call before it runs it. */
@@ -51,6 +53,11 @@ export interface CallInfo {
   requestId: string;
   /** The call only ends maintenance (GraphQL `setMaintenance`): administrators may make it during maintenance. */
   endsMaintenance?: boolean;
+  /**
+   * Rate-limit points the call spends once authenticated: 1, a REST call. GraphQL passes 0 and
+   * spends the operation's cost when it executes (graphql/plugins/limits.ts).
+   */
+  points?: number;
 }
 
 /** Seconds a client is asked to wait during maintenance. */
@@ -61,7 +68,7 @@ const MAINTENANCE_RETRY_AFTER = 120;
  * 1. maintenance: every call answers 503 before its credentials are read, except a call that only
  *    ends maintenance, which an instance administrator may still make;
  * 2. credentials (through the credential cache), 401 when they fail;
- * 3. the application's rate limit, 429;
+ * 3. the application's rate limit, 429 (`call.points`, one by default);
  * 4. the language of the call and the request id.
  * The settings snapshot is read without awaiting when it is fresh: this runs on every call.
  */
@@ -70,9 +77,11 @@ export async function createContext(platform: Platform, limiter: RateLimiter, ca
   if (settings.maintenance && !call.endsMaintenance) throw new UnavailableError(MAINTENANCE_RETRY_AFTER);
   const viewer = await authenticate(platform, readCredentials(call.headers, call.args));
   if (settings.maintenance && !viewer.user.admin) throw new UnavailableError(MAINTENANCE_RETRY_AFTER);
-  if (limiter.active) await limiter.consume(viewer.integration.id);
+  const points = call.points ?? 1;
+  const rateLimit = limiter.active && points > 0 ? await limiter.consume(viewer.integration.id, points) : undefined;
   return {
     ...platform,
+    rateLimit,
     viewer,
     requestId: call.requestId,
     language: resolveLanguage(call.headers.get('service-language'), viewer.user.language, settings.activeLanguages),

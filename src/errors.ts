@@ -70,9 +70,12 @@ export class FeatureDisabledError extends NotAcceptableError {
   }
 }
 
-/** 429 with Retry-After seconds. */
+/** 429 with Retry-After seconds, and where the window stands (the RateLimit-* headers). */
 export class RateLimitError extends AppError {
-  constructor(readonly retryAfter: number) {
+  constructor(
+    readonly retryAfter: number,
+    readonly state?: import('./rest/rate-limit.ts').RateLimitState,
+  ) {
     super(429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfter} s`);
   }
 }

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { openMigratedDatabase } from './startup.ts';
@@ -8,6 +7,7 @@ import { bootstrap } from './services/bootstrap/bootstrap.service.ts';
 import { createApp, type App } from './app.ts';
 import { startWorkers } from './jobs/workers.ts';
 import { stopOnSignals } from './http/shutdown.ts';
+import { createHttpServer } from './http/server.ts';
 
 function readConfig(): Config {
   try {
@@ -45,8 +45,7 @@ if (boot.generated) {
 // Jobs report to the app's metrics; the first outcome comes after `app` is set.
 const workers = startWorkers(platform, undefined, (outcome) => app.metrics.recordJob(outcome));
 const app: App = createApp(platform, { workers, pool: database.pool });
-const server = createServer(app.node);
-server.keepAliveTimeout = 65_000;
+const server = createHttpServer(app, config, log);
 server.listen(config.PORT, config.HOST, () => {
   log.info({ url: config.baseUrl, graphql: `${config.baseUrl}/graphql` }, 'service listening');
   // Start-up lines are written before /health reports ready, for whoever waits on either.

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { AppError, ArgumentError } from '../errors.ts';
+import { AppError, ArgumentError, RateLimitError } from '../errors.ts';
+import { rateLimitHeaders } from '../rest/rate-limit.ts';
 
 /**
  * graphql ships a CommonJS and an ES build; where both get loaded (a bundler or test runner
@@ -40,7 +41,9 @@ export function maskError(error: unknown, requestId?: string): Error {
   if (original instanceof AppError) {
     // Refused before execution (credentials, maintenance): the response itself takes the status.
     const retryAfter = 'retryAfter' in original ? Number(original.retryAfter) : undefined;
-    const headers = retryAfter ? { 'Retry-After': String(retryAfter) } : undefined;
+    const headers = retryAfter
+      ? { 'Retry-After': String(retryAfter), ...(original instanceof RateLimitError ? rateLimitHeaders(original.state) : {}) }
+      : undefined;
     const http = !wrapped || original.status === 401 ? { status: original.status, ...(headers ? { headers } : {}) } : undefined;
     return new GraphQLError(original.message, {
       ...location,

@@ -12,6 +12,9 @@ import { endsMaintenance } from './maintenance.ts';
 import { credentialError, useInputHygiene } from './plugins/input-hygiene.ts';
 import { errorCodesOf, logGraphQL, useObservation, type GraphQLObserver } from './observe.ts';
 import { graphiqlOptions, renderOfflineGraphiQL } from './graphiql.ts';
+import { spentByRequest, useGraphQLLimits } from './plugins/limits.ts';
+import { useCsrfPrevention, useSuggestionsForCallers } from './plugins/browser-safety.ts';
+import { rateLimitHeaders } from '../rest/rate-limit.ts';
 
 /** What the fast path needs of a call; `call` reaches the context factory through yoga's server context. */
 interface ServerContext {
@@ -122,9 +125,10 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
   // Whether the call ends maintenance is asked only during maintenance; a fresh snapshot is read without awaiting.
   const contextFor = (call: CallInfo, params: unknown): Promise<Context> => {
     const settings = platform.settings.fresh();
-    if (settings && !settings.maintenance) return createContext(platform, limiter, call);
+    // The operation's cost is spent when it executes (plugins/limits.ts), not one point here.
+    if (settings && !settings.maintenance) return createContext(platform, limiter, { ...call, points: 0 });
     return platform.settings.current().then((current) =>
-      createContext(platform, limiter, { ...call, endsMaintenance: current.maintenance && endsMaintenance(params as never) }),
+      createContext(platform, limiter, { ...call, points: 0, endsMaintenance: current.maintenance && endsMaintenance(params as never) }),
     );
   };
 
@@ -135,12 +139,22 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     graphiql: graphiqlOptions('Learning platform GraphQL'),
     renderGraphiQL: renderOfflineGraphiQL,
     landingPage: false,
+    // Browsers on other origins get no CORS headers unless CORS_ORIGINS names them (yoga's default reflects any origin).
+    cors: platform.config.corsOrigins.length > 0 ? { origin: platform.config.corsOrigins, credentials: true, methods: ['GET', 'POST'] } : false,
     plugins: [
       // graphql-js's own executor: the operations here need none of @graphql-tools/executor's
       // extras (incremental delivery, cancellation), and it is markedly cheaper per operation.
       { onExecute: ({ setExecuteFn }: { setExecuteFn(fn: typeof graphqlExecute): void }) => setExecuteFn(graphqlExecute) },
-      useInputHygiene(),
+      useInputHygiene(platform.config.graphqlLimits.maxTokens),
+      ...useGraphQLLimits(platform.config.graphqlLimits, limiter),
       useObservation(record),
+      useCsrfPrevention(),
+      useSuggestionsForCallers(platform),
+      {
+        onResponse({ request, response }) {
+          for (const [name, value] of Object.entries(rateLimitHeaders(spentByRequest.get(request)))) response.headers.set(name, value);
+        },
+      },
     ],
     logging: false,
     maskedErrors: { maskError: maskErrors },
@@ -189,8 +203,9 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
       const operation = document && getOperationAST(document, params.operationName);
       if (!params || !document || !operation || operation.operation === 'subscription') return undefined;
       let result: ExecutionResult;
+      let contextValue: Context | undefined;
       try {
-        const contextValue = await contextFor({ headers: request.headers, args: queryArgs(request.url), requestId: request.requestId }, params);
+        contextValue = await contextFor({ headers: request.headers, args: queryArgs(request.url), requestId: request.requestId }, params);
         result = (await execute({ schema, document, contextValue, variableValues: params.variables, operationName: params.operationName })) as ExecutionResult;
       } catch (error) {
         // Refused before execution (credentials, maintenance, rate limit), as yoga's handleError does.
@@ -198,7 +213,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
         result = { errors: [isGraphQLError(masked) ? masked : new GraphQLError(masked.message, { originalError: masked })] };
       }
       const response = (processRegularResult(result as never, { Response: CapturedResponse } as never, jsonMediaType(request.headers.get('accept'))!)) as unknown as CapturedResponse;
-      const headers: Record<string, string> = { 'x-request-id': request.requestId };
+      const headers: Record<string, string> = { 'x-request-id': request.requestId, ...rateLimitHeaders(contextValue?.rateLimit) };
       for (const [name, value] of Object.entries(response.init.headers)) headers[name.toLowerCase()] = String(value);
       record({
         requestId: request.requestId,

@@ -1,10 +1,11 @@
 import { createContext, type Platform } from '../context.ts';
-import { AppError, ArgumentError, MethodNotAllowedError, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
+import { AppError, ArgumentError, MethodNotAllowedError, RateLimitError, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
 import { allowedMethods, findOperation } from './operations.ts';
 import { routes } from './routes.ts';
 import { toContractName, toServiceArgs } from './names.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import { rateLimitHeaders, type RateLimiter, type RateLimitState } from './rate-limit.ts';
 import { assertCleanInput, decodeSegment } from '../http/input-hygiene.ts';
+import { isClientGone } from '../http/read-body.ts';
 
 export interface RestRequest {
   method: string;
@@ -42,6 +43,7 @@ export function errorResponse(error: AppError, requestId: string): RestResponse 
   };
   if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(', ');
   if ('retryAfter' in error && typeof error.retryAfter === 'number') headers['retry-after'] = String(error.retryAfter);
+  if (error instanceof RateLimitError) Object.assign(headers, rateLimitHeaders(error.state));
   const body = { error: { status: error.status, code: error.code, message, ...(argument ? { argument } : {}) } };
   return { status: error.status, headers, body: JSON.stringify(body) };
 }
@@ -72,11 +74,14 @@ export class RestRouter {
     // Known before routing, so a refused call is logged with the endpoint it asked for.
     let endpoint = '';
     const m = PATH.exec(req.path);
+    // Set once the call spent its point, so a refusal by the service still reports the budget.
+    const spent: { state?: RateLimitState } = {};
     try {
       if (m?.[2]) endpoint = decodeSegment(m[2]);
-      response = await this.route(req, m, endpoint);
+      response = await this.route(req, m, endpoint, spent);
     } catch (error) {
       response = errorResponse(this.toAppError(error, req), req.requestId);
+      Object.assign(response.headers, rateLimitHeaders(spent.state));
     }
     const ms = performance.now() - started;
     const code = response.status === 200 ? undefined : response.headers['service-api-error-code'];
@@ -90,11 +95,13 @@ export class RestRouter {
 
   private toAppError(error: unknown, req: RestRequest): AppError {
     if (error instanceof AppError) return error;
+    // The client went away mid-body: the answer goes nowhere, and nothing went wrong here.
+    if (isClientGone(error)) return new AppError(400, 'CLIENT_CLOSED', 'The client closed the connection');
     this.platform.log.error({ reqId: req.requestId, err: error }, 'unexpected error');
     return new AppError(500, 'INTERNAL_ERROR', `Unexpected error; reference ${req.requestId}`);
   }
 
-  private async route(req: RestRequest, m: RegExpExecArray | null, endpoint: string): Promise<RestResponse> {
+  private async route(req: RestRequest, m: RegExpExecArray | null, endpoint: string, spent: { state?: RateLimitState }): Promise<RestResponse> {
     if (!m || !ENDPOINT.test(endpoint) || allowedMethods(endpoint).length === 0) {
       throw new UnknownEndpointError(endpoint || req.path);
     }
@@ -111,12 +118,13 @@ export class RestRouter {
     }
 
     const ctx = await createContext(this.platform, this.limiter, { headers: req.headers, args, requestId: req.requestId });
+    spent.state = ctx.rateLimit;
     const handler = routes[`${operation.method} ${endpoint}`];
     if (!handler) throw new NotImplementedError(`${operation.method} ${endpoint}`);
     const output = await handler(ctx, toServiceArgs(args), { version });
     return {
       status: 200,
-      headers: { 'content-type': JSON_TYPE, 'x-request-id': req.requestId },
+      headers: { 'content-type': JSON_TYPE, 'x-request-id': req.requestId, ...rateLimitHeaders(ctx.rateLimit) },
       body: JSON.stringify(output),
     };
   }

@@ -151,3 +151,47 @@ describe('content negotiation', () => {
     expect(jsonMediaType('text/html')).toBeUndefined();
   });
 });
+
+describe('limits on both paths', () => {
+  let unlimited: GraphQLHandler;
+  // 20 points a minute: a page of 100 users costs 1 + 100 × (edges 1 + node 1) = 201, 3 points.
+  beforeAll(() => {
+    unlimited = handler;
+    handler = createGraphQLHandler(t.platform, new RateLimiter({ perSecond: 0, perMinute: 20 }));
+  });
+  afterAll(() => {
+    handler = unlimited;
+  });
+  const PAGE = '{ users(first: 100) { edges { node { id } } } }';
+
+  it('refuse an operation over the cost budget alike, before it executes', async () => {
+    const query = '{ organizations(first: 100) { edges { node { members(first: 100) { edges { node { user { integrations { id owner { id } } } } } } } } } }';
+    const answer = await expectSame({ query }, { authorization: bearer(user) });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      errors: [{ message: 'The operation costs 140301, more than the limit of 50000', extensions: { code: 'COST_LIMIT_EXCEEDED', cost: 140301, maxCost: 50000 } }],
+    });
+  });
+
+  it('spend the cost from the rate limit alike, and refuse alike once it is spent', async () => {
+    const lookup = new Headers({ 'content-type': 'application/json', authorization: bearer(user) });
+    const fast = await handler.json({ method: 'POST', url: `${BASE_URL}/graphql`, headers: lookup, requestId: 'limits' }, JSON.stringify({ query: PAGE }));
+    expect(fast!.status).toBe(200);
+    expect(fast!.headers).toMatchObject({ 'ratelimit-limit': '20', 'ratelimit-remaining': '17', 'ratelimit-policy': '20;w=60' });
+    const viaYoga = await handler.fetch(new Request(`${BASE_URL}/graphql`, { method: 'POST', headers: lookup, body: JSON.stringify({ query: PAGE }) }));
+    expect(viaYoga.status).toBe(200);
+    expect(viaYoga.headers.get('ratelimit-remaining')).toBe('14');
+    expect(viaYoga.headers.get('ratelimit-limit')).toBe('20');
+    expect(Number(viaYoga.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+    for (let i = 0; i < 4; i++) await handler.json({ method: 'POST', url: `${BASE_URL}/graphql`, headers: lookup, requestId: 'limits' }, JSON.stringify({ query: PAGE }));
+    const { fast: refused, yoga } = await bothPaths({ query: PAGE }, { authorization: bearer(user) });
+    expect(refused.status).toBe(429);
+    // The same error; the seconds in the message may differ by one between the two calls.
+    const normalised = (body: unknown) => JSON.stringify(body).replace(/retry in \d+ s/, 'retry in N s');
+    expect(normalised(refused.body)).toBe(normalised(yoga.body));
+    expect(yoga.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(Number(yoga.retryAfter)).toBeGreaterThan(0);
+    expect((refused.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('RATE_LIMITED');
+  });
+});

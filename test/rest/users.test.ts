@@ -827,7 +827,9 @@ describe('user:assume', () => {
   });
 
   it('refuses unknown users and tokens, and missing arguments, writing nothing', async () => {
-    await refused(() => t.rpc('POST', 'user:assume', { user: 'nobody-at-all' }, { as: boss }), 403, 'NOT_FOUND', 'user');
+    // An unknown user is answered as a user the caller does not manage (README "Enumeration and guessing"); administrators are told.
+    await refused(() => t.rpc('POST', 'user:assume', { user: 'nobody-at-all' }, { as: boss }), 403, 'MISSING_ARGUMENT', 'password');
+    await refused(() => t.rpc('POST', 'user:assume', { user: 'nobody-at-all' }), 403, 'NOT_FOUND', 'user');
     await refused(() => t.rpc('POST', 'user:assume', {}, { as: boss }), 403, 'MISSING_ARGUMENT', 'user');
     await refused(() => t.rpc('DELETE', 'user:assume', { token: 'abc.def' }, { as: boss }), 403, 'NOT_FOUND', 'token');
     await refused(() => t.rpc('DELETE', 'user:assume', {}, { as: boss }), 403, 'MISSING_ARGUMENT', 'token');

@@ -4,7 +4,7 @@ import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, printabl
 import { uncleanHeader } from '../../http/input-hygiene.ts';
 import { cursorError, pagingUsage, pagingVariableError, type PagingUsage } from './paging-arguments.ts';
 
-/** Well above the largest file of operations the dashboard sends (schema/operations: 925). */
+/** Well above the largest file of operations the dashboard sends (schema/operations: 925); GRAPHQL_MAX_TOKENS. */
 export const MAX_TOKENS = 1500;
 
 /**
@@ -13,15 +13,17 @@ export const MAX_TOKENS = 1500;
  * - text with control characters (tab, line feed and carriage return aside) in the credentials
  *   (headers and URL parameters), in literals and in variables, and variables nested too deeply;
  * - page sizes of connections out of range (paging-arguments.ts), and cursors Pothos cannot read;
- * - documents of more than MAX_TOKENS tokens, refused by graphql's own parser option: the parser
- *   recurses once per nesting level and a few thousand nested literals exhaust the call stack.
+ * - documents of more than `maxTokens` tokens (GRAPHQL_MAX_TOKENS, MAX_TOKENS by default), refused
+ *   by graphql's own parser option, as GRAPHQL_PARSE_FAILED: the parser recurses once per nesting
+ *   level and a few thousand nested literals exhaust the call stack. (graphql-armor's token limit
+ *   is the same check; graphql's own is kept.)
  *
  * Each check runs where its input is known: credentials as soon as the request is parsed (the
  * context authenticates with them), the document's literals with its validation (yoga caches that
  * result per document, which is right for what depends on the document alone), and variables just
  * before execution, when the document tells which argument each one feeds.
  */
-export function useInputHygiene(): Plugin {
+export function useInputHygiene(maxTokens = MAX_TOKENS): Plugin {
   const documents = new WeakMap<DocumentNode, Examined>();
   const examine = (schema: GraphQLSchema, document: DocumentNode): Examined => {
     let found = documents.get(document);
@@ -39,7 +41,7 @@ export function useInputHygiene(): Plugin {
       if (error) setResult({ errors: [error] });
     },
     onParse({ setParseFn }) {
-      setParseFn((source, options) => parse(source, { ...options, maxTokens: MAX_TOKENS }));
+      setParseFn((source, options) => parse(source, { ...options, maxTokens }));
     },
     onValidate({ params: { schema, documentAST }, setResult }) {
       const { literal } = examine(schema, documentAST);
