@@ -16,7 +16,9 @@ function sources(dir = join(ROOT, 'src')): { file: string; text: string }[] {
 }
 
 /** UPPER_SNAKE literals that are not error codes: configuration variables and an internal reason. */
-const NOT_ERROR_CODES = new Set(['SECRET_KEY', 'DATA_DIR', 'BOOTSTRAP_SECRET', 'NON_PUBLIC', 'PG_VERSION']);
+const NOT_ERROR_CODES = new Set(['SECRET_KEY', 'DATA_DIR', 'BOOTSTRAP_SECRET', 'NON_PUBLIC', 'PG_VERSION',
+  // Node's own error codes, read (not answered) by the HTTP layer.
+  'ERR_STREAM_PREMATURE_CLOSE', 'HPE_HEADER_OVERFLOW', 'ERR_HTTP_REQUEST_TIMEOUT', 'HPE_HEADERS_TIMEOUT']);
 
 const all = sources().filter((s) => s.file !== join('src', 'error-codes.ts'));
 const catalogued = new Map(ERROR_CODES.map((e) => [e.code, e]));
