@@ -3,7 +3,7 @@ import { refusedUnchanged } from './expect.ts';
 import { newQuiz } from './quiz-seed.ts';
 import { newId } from '../../src/ids.ts';
 
-/** Seed builders for the exam settings and user data fields tests (exams are rows: their POST is another part's). */
+/** Seed builders for the exam settings and user data fields tests (exams written as rows, so each test sets exactly the period and type it needs). */
 
 const HOUR = 3600_000;
 
@@ -39,7 +39,7 @@ export async function grantExam(t: TestApp, exam: string, user: Caller, level: s
   await t.db.prisma.permissionRule.create({ data: { contentType: 'exam', contentId: exam, userId: user.user.id, level } });
 }
 
-/** A play (result) of the exam; the results part records them for real. */
+/** A play (result) of the exam; the player records them through GraphQL. */
 export async function newPlay(t: TestApp, exam: string, user: Caller | null, play: { round?: number; status?: string; archived?: boolean; attempt?: number } = {}) {
   const row = await t.db.prisma.exam.findUniqueOrThrow({ where: { id: exam } });
   return t.db.prisma.play.create({

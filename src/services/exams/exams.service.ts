@@ -51,7 +51,7 @@ function assertPeriod(start: Date, end: Date, argument: string): void {
 
 /**
  * Creates an exam owned by the viewer on a Quiz set it may view. `copySettings` names an exam the
- * viewer may view whose settings the new exam takes (the settings part copies them).
+ * viewer may view whose settings the new exam takes (copyExamSettings copies them).
  */
 export async function createExam(ctx: Context, raw: Record<string, unknown>, query: Selection<'Exam'> = {}): Promise<Exam> {
   const input = parseInput(s.createExam, raw);
