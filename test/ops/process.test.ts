@@ -202,7 +202,7 @@ describe('the service process', () => {
       const again = await start(process.execPath, ['src/scripts/start.mjs'], env);
       again.child.kill('SIGTERM');
       expect(await again.exited).toBe(0);
-      expect(again.output()).toContain('"applied":[],"database":"pglite","msg":"database migrated"');
+      expect(again.output()).toContain(`"applied":[],"database":"${onPostgres ? 'postgres' : 'pglite'}","msg":"database migrated"`);
       expect(again.output()).not.toContain('applying migration');
       expect(again.output()).not.toContain('creating the embedded database');
     } finally {
