@@ -1,5 +1,5 @@
 import type { Exam, Prisma, QuizSet } from '../../generated/prisma/client.ts';
-import type { StoredSettings } from '../exams/settings.model.ts';
+import { nonblockingOf, pausableOf, questionlessOf, type StoredSettings } from '../exams/settings.model.ts';
 
 /**
  * The few exam settings the player needs, read in this one place from what the exam settings
@@ -91,18 +91,18 @@ export function practiceRules(quiz: QuizSet): PlayRules {
  */
 export function examRulesOf(exam: Exam, quiz: QuizSet, stored: StoredExamSettings): PlayRules {
   const fromQuiz = practiceRules(quiz);
-  const alwaysNonblocking = exam.type === 'homework' || exam.type === 'survey';
-  const nonblocking = alwaysNonblocking || (stored.nonblocking ?? false);
+  // The values the exam's type fixes come from the settings domain's own rules.
+  const flags: StoredSettings = { nonblocking: stored.nonblocking ?? undefined, pausable: stored.pausable ?? undefined, questionless: stored.questionless ?? undefined };
   const deferGrading = stored.grading === null || stored.grading === undefined || stored.grading === 'default';
   return {
     timelimit: stored.timelimit === null || stored.timelimit === undefined ? fromQuiz.timelimit : positive(stored.timelimit),
     roundtime: quiz.mode !== 'TURNS' ? null : stored.roundtime === null || stored.roundtime === undefined ? fromQuiz.roundtime : positive(stored.roundtime),
     grading: exam.type === 'survey' ? null : deferGrading ? fromQuiz.grading : stored.grading === 'none' ? null : stored.grading!,
     gradingThreshold: deferGrading ? fromQuiz.gradingThreshold : (stored.gradingThreshold ?? null),
-    nonblocking,
-    pausable: exam.type === 'homework' || (nonblocking && (stored.pausable ?? false)),
+    nonblocking: nonblockingOf(exam.type, flags),
+    pausable: pausableOf(exam.type, flags),
     archive: stored.archive ?? false,
-    questionless: exam.type !== 'survey' && exam.type !== 'championship' && (stored.questionless ?? false),
+    questionless: questionlessOf(exam.type, flags),
   };
 }
 
