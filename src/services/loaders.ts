@@ -69,3 +69,13 @@ export function loaders(ctx: Context): Loaders {
 export function forgetLoaded(ctx: Context): void {
   ctx.loaders = undefined;
 }
+
+/**
+ * The lookup's result once the checks pass. Both start at once: a lookup queued only after checks
+ * whose waits differ between the items of a list would miss the list's shared batch (an extra
+ * statement per straggler). Nothing of the lookup is returned when a check fails.
+ */
+export async function afterChecks<T>(checks: Promise<unknown>, lookup: Promise<T>): Promise<T> {
+  const [, found] = await Promise.all([checks, lookup]);
+  return found;
+}

@@ -5,7 +5,7 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './competencies.schemas.ts';
-import { loaders } from '../loaders.ts';
+import { afterChecks, loaders } from '../loaders.ts';
 import type { Selection } from '../selection.ts';
 import { competencyFeaturesOn, findOrganization, isMemberReader, managerAccess, memberAccess, reportScope, requireCompetencyFeatures, type ReportScope } from './access.ts';
 import { countAssignments, sumRows, type CounterRow, type StatusCounts } from './status.ts';
@@ -329,8 +329,10 @@ export const directMembersSelection = (user: Prisma.UserDefaultArgs) => ({
  * the members and managers of the organization (GraphQL); batched for the competencies of a list.
  */
 export async function visibleDirectMembers<U extends { id: string }>(ctx: Context, competency: Pick<Competency, 'organizationId'>, members: { user: U }[]): Promise<U[]> {
-  await memberAccess(ctx, await organizationOf(ctx, competency));
-  const visible = await Promise.all(members.map((m) => loaders(ctx).visibleMember.load({ organizationId: competency.organizationId, userId: m.user.id })));
+  const visible = await afterChecks(
+    (async () => memberAccess(ctx, await organizationOf(ctx, competency)))(),
+    Promise.all(members.map((m) => loaders(ctx).visibleMember.load({ organizationId: competency.organizationId, userId: m.user.id }))),
+  );
   return members.filter((_, i) => visible[i]).map((m) => m.user);
 }
 

@@ -6,7 +6,7 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './competencies.schemas.ts';
-import { loaders, forgetLoaded } from '../loaders.ts';
+import { afterChecks, loaders, forgetLoaded } from '../loaders.ts';
 import type { Selection } from '../selection.ts';
 import { findOrganization, isMemberReader, managerAccess, memberAccess } from './access.ts';
 
@@ -103,8 +103,12 @@ export async function deleteDocument(ctx: Context, raw: Record<string, unknown>)
  * the members and managers of its organization; one lookup for the competencies of a list.
  */
 export async function attachedDocuments(ctx: Context, competency: Pick<Competency, 'organizationId' | 'documentIds'>): Promise<LibraryDocument[]> {
-  await ctx.settings.require('library', ctx.viewer.user);
-  await memberAccess(ctx, (await loaders(ctx).organization.load(competency.organizationId))!);
-  const found = await Promise.all(competency.documentIds.map((id) => loaders(ctx).libraryDocument.load(id)));
+  const found = await afterChecks(
+    (async () => {
+      await ctx.settings.require('library', ctx.viewer.user);
+      await memberAccess(ctx, (await loaders(ctx).organization.load(competency.organizationId))!);
+    })(),
+    Promise.all(competency.documentIds.map((id) => loaders(ctx).libraryDocument.load(id))),
+  );
   return found.filter((d): d is LibraryDocument => d !== null && d.organizationId === competency.organizationId);
 }
