@@ -23,10 +23,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { createLogger } from '../src/logger.ts';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -34,6 +32,7 @@ import { loadSecretKey } from '../src/auth/secret-key.ts';
 import { createPlatform } from '../src/platform.ts';
 import { bootstrap } from '../src/services/bootstrap/bootstrap.service.ts';
 import { createApp } from '../src/app.ts';
+import { freshPostgresSchema } from './service.ts';
 
 const envNumber = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const DURATION = envNumber('BENCH_DURATION', 6);
@@ -73,21 +72,6 @@ function listen(handler: RequestListener): Promise<{ server: Server; base: strin
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
   });
-}
-
-/** On PostgreSQL, a schema of its own so the bench never touches other data. */
-async function freshPostgresSchema(base: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await run(`CREATE SCHEMA "${schema}"`);
-  const url = new URL(base);
-  url.searchParams.set('schema', schema);
-  return { url: url.toString(), drop: () => run(`DROP SCHEMA "${schema}" CASCADE`) };
 }
 
 async function startService() {

@@ -10,9 +10,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -21,25 +20,13 @@ import { createPlatform } from '../src/platform.ts';
 import { bootstrap } from '../src/services/bootstrap/bootstrap.service.ts';
 import { authenticate, readCredentials } from '../src/auth/authenticate.ts';
 import { createApp } from '../src/app.ts';
+import { freshPostgresSchema } from './service.ts';
 
 const ROUNDS = 5;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-hot-'));
-let dropSchema = async () => {};
-let databaseUrl: string | undefined;
-if (process.env.DATABASE_URL) {
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await run(`CREATE SCHEMA "${schema}"`);
-  dropSchema = () => run(`DROP SCHEMA "${schema}" CASCADE`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.searchParams.set('schema', schema);
-  databaseUrl = url.toString();
-}
+const pgSchema = process.env.DATABASE_URL ? await freshPostgresSchema(process.env.DATABASE_URL) : undefined;
+const dropSchema = async () => pgSchema?.drop();
+const databaseUrl = pgSchema?.url;
 
 const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0' });
 const fileLog = pino(

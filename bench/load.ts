@@ -6,44 +6,22 @@
  *
  *   npx tsx bench/load.ts
  *   LOAD_DURATION=10 LOAD_CONNECTIONS=200 npx tsx bench/load.ts
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/load.ts   (its own database must be empty)
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/load.ts   (in a schema of its own, dropped after)
  *
  * The rate limit is off here (it would answer most of this traffic 429): the test measures the
  * service's work, not its refusals. The load generator runs in autocannon's worker thread.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { pino } from 'pino';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/client.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { loadSecretKey } from '../src/auth/secret-key.ts';
-import { createPlatform } from '../src/platform.ts';
-import { bootstrap } from '../src/services/bootstrap/bootstrap.service.ts';
-import { createApp } from '../src/app.ts';
-import { createHttpServer } from '../src/http/server.ts';
+import { startBenchService } from './service.ts';
 
 const DURATION = Number(process.env.LOAD_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 200);
 /** A request not answered within this counts as a timeout. */
 const TIMEOUT_SECONDS = 10;
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'load-'));
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0', BOOTSTRAP_APP: undefined, BOOTSTRAP_SECRET: undefined });
-const log = pino({ level: 'silent' });
-const database = await openDatabase(config.database);
-await migrate(database.pglite ? { kind: 'pglite', pglite: database.pglite } : { kind: 'postgres', url: config.DATABASE_URL! });
-const platform = createPlatform({ config, db: database.prisma, log, secretKey: loadSecretKey(config).key });
-const boot = await bootstrap(platform);
-if (!boot.generated) throw new Error('bootstrap did not generate credentials on an empty database');
-const app = createApp(platform, { ready: true });
-const server = createHttpServer(app, config, log);
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const authorization = `Bearer ${boot.generated.app}:${boot.generated.secret}`;
+const service = await startBenchService();
+const base = service.base;
+const authorization = service.authorization;
 const json = { 'content-type': 'application/json', authorization };
 
 const result = await autocannon({
@@ -65,7 +43,7 @@ const result = await autocannon({
 const summary = {
   connections: CONNECTIONS,
   seconds: DURATION,
-  database: config.database.kind,
+  database: service.database,
   requests: result.requests.total,
   perSecond: result.requests.average,
   latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
@@ -75,9 +53,5 @@ const summary = {
 };
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 
-server.closeAllConnections();
-await new Promise((resolve) => server.close(resolve));
-await app.close();
-await database.close();
-rmSync(dataDir, { recursive: true, force: true });
+await service.close();
 if (summary.timeouts > 0 || summary.errors > 0) process.exitCode = 1;

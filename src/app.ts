@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable, pipeline } from 'node:stream';
 import type { Platform } from './context.ts';
 import { RestRouter, errorResponse, type RestRequest, type RestResponse } from './rest/router.ts';
 import { RateLimiter } from './rest/rate-limit.ts';
@@ -6,6 +7,7 @@ import { MAX_BODY_BYTES, PayloadTooLargeError, parseBodyArgs } from './http/body
 import { AppError } from './errors.ts';
 import { healthPage, jwksPage, linkProbe, loginPage, notFound, type SimpleResponse } from './http/pages.ts';
 import { filePage } from './http/files.ts';
+import { EXPORT_PATH, exportPage } from './http/exports.ts';
 import { createGraphQLHandler, type GraphQLHandler } from './graphql/yoga.ts';
 import { requestIdFrom } from './http/request-id.ts';
 import { resultsPages } from './http/results-page.ts';
@@ -45,7 +47,7 @@ interface Operations {
 }
 
 /** Non-API pages shared by both adapters; undefined means "not mine". */
-async function page(platform: Platform, method: string, path: string, ops: Operations, authorization: string | null | undefined): Promise<SimpleResponse | undefined> {
+async function page(platform: Platform, method: string, path: string, ops: Operations, authorization: string | null | undefined): Promise<SimpleResponse | AssetResponse | undefined> {
   if (method !== 'GET' && method !== 'HEAD') return undefined;
   if (path === '/health') return healthPage(platform, ops.health.started);
   if (path === '/health/live') return ops.health.live();
@@ -101,6 +103,13 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
       const result = await graphql.json(call, body);
       if (result) return new Response(result.body, { status: result.status, headers: result.headers });
       return yogaFetch(withRequestId(new Request(request.url, { method: request.method, headers: request.headers, body }), requestId), requestId);
+    }
+    const download = isDownload(request.method, url.pathname);
+    if (download) {
+      const page = await exportPage(platform, request.method, download, requestId);
+      const headers = { ...page.headers, 'x-request-id': requestId };
+      if ('stream' in page) return new Response(Readable.toWeb(page.stream) as ReadableStream, { status: page.status, headers });
+      return new Response(request.method === 'HEAD' ? null : page.body, { status: page.status, headers });
     }
     const result =
       (await results.handle({ method: request.method, path: url.pathname, forwardedFor: request.headers.get('x-forwarded-for'), body: () => request.text() })) ??
@@ -184,6 +193,16 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
       return send(res, result, requestId);
     }
     if (pathname === '/graphql') return graphqlNode(req, res, requestId);
+    const download = isDownload(req.method ?? 'GET', pathname);
+    if (download) {
+      const page = await exportPage(platform, req.method ?? 'GET', download, requestId);
+      if (!('stream' in page)) return send(res, page, requestId, req.method === 'HEAD');
+      res.writeHead(page.status, { ...page.headers, 'x-request-id': requestId });
+      // A failure while writing ends the answer unfinished (the status was sent); a reader that leaves stops the writing.
+      return void pipeline(page.stream, res, (error) => {
+        if (error && !isClientGone(error)) platform.log.error({ reqId: requestId, err: error }, 'results export download failed');
+      });
+    }
     const forwardedFor = req.headers['x-forwarded-for'] as string | undefined;
     const resultsPage = { method: req.method ?? 'GET', path: pathname, forwardedFor, socketAddress: req.socket.remoteAddress, body: async () => (await readBody(req)).toString('utf8') };
     const result = (await results.handle(resultsPage)) ?? (await page(platform, req.method ?? 'GET', pathname, ops, req.headers.authorization)) ?? notFound();
@@ -211,12 +230,20 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
     },
     markStopping() {
       ops.health.markStopping();
+      // Live streams would hold the server's close open until the shutdown timeout.
+      platform.live.endSubscriptions();
     },
     metrics,
     async close() {
       await limiter.close();
+      await platform.live.close();
     },
   };
+}
+
+/** The token of a results export download (`GET|HEAD /exports/<token>`), or undefined. */
+function isDownload(method: string, path: string): string | undefined {
+  return method === 'GET' || method === 'HEAD' ? EXPORT_PATH.exec(path)?.[1] : undefined;
 }
 
 /** The request with `x-request-id` set to the id its answer carries (a copy when its headers are immutable). */

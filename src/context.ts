@@ -6,6 +6,7 @@ import type { CredentialCache } from './auth/credential-cache.ts';
 import type { Integration, User } from './generated/prisma/client.ts';
 import type { InstanceSettings } from './services/instance/settings.service.ts';
 import type { Notifier } from './services/notifications/notifications.service.ts';
+import type { LiveResults } from './services/plays/live-results.ts';
 import type { RateLimiter, RateLimitState } from './rest/rate-limit.ts';
 import { authenticate, readCredentials, type HeaderReader } from './auth/authenticate.ts';
 import { resolveLanguage } from './services/instance/language.ts';
@@ -21,6 +22,8 @@ export interface Platform {
   settings: InstanceSettings;
   notifier: Notifier;
   credentials: CredentialCache;
+  /** Finished plays as they happen, for GraphQL subscriptions (across instances with Redis). */
+  live: LiveResults;
 }
 
 /**

@@ -47,6 +47,20 @@ export class PermissionError extends AppError {
   }
 }
 
+/**
+ * 403: a journey graph with problems. `issues` lists every one (errors and warnings; the REST error
+ * body and GraphQL's extensions carry them) and `ignored` the unknown fields; nothing was saved.
+ */
+export class JourneyInvalidError extends AppError {
+  constructor(
+    message: string,
+    readonly issues: readonly unknown[],
+    readonly ignored: readonly string[] = [],
+  ) {
+    super(403, 'JOURNEY_INVALID', message, { issues, ...(ignored.length ? { ignored } : {}) });
+  }
+}
+
 /** 405 with the allowed methods. */
 export class MethodNotAllowedError extends AppError {
   constructor(

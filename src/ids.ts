@@ -30,8 +30,14 @@ export const idPrefixes = {
   GradingPreset: 'gp',
   StoredFile: 'fil',
   QuestionExport: 'qex',
+  ResultsExport: 'rex',
   Exam: 'exm',
   Play: 'ply',
+  Certificate: 'crt',
+  CertificateLink: 'crl',
+  Journey: 'jrn',
+  JourneyVisit: 'jvs',
+  JourneyEvent: 'jev',
 } as const;
 
 export type IdType = keyof typeof idPrefixes;

@@ -7,6 +7,7 @@ import { InstanceSettings } from './services/instance/settings.service.ts';
 import { Notifier, recordingTransport, type Transport } from './services/notifications/notifications.service.ts';
 import { smtpTransport } from './services/notifications/smtp.ts';
 import { CredentialCache } from './auth/credential-cache.ts';
+import { LiveResults } from './services/plays/live-results.ts';
 
 /** Wires the long-lived dependencies every request shares. Email goes out by SMTP when SMTP_URL is set. */
 export function createPlatform(deps: { config: Config; db: Db; log: Logger; secretKey: Buffer; transport?: Transport }): Platform {
@@ -22,5 +23,6 @@ export function createPlatform(deps: { config: Config; db: Db; log: Logger; secr
       deps.transport ?? (deps.config.SMTP_URL ? smtpTransport(deps.config.SMTP_URL, deps.config.mailFrom) : recordingTransport),
       deps.log,
     ),
+    live: new LiveResults({ redisUrl: deps.config.REDIS_URL, log: deps.log }),
   };
 }

@@ -42,6 +42,12 @@ const oneType = {
   'class:assignments:update': { level: 'modify', doing: 'change its assignments' },
   // The keys act as the owner.
   'integration:keys': { level: 'view', doing: 'read it', ownerOnly: 'Only the owner of the integration or an administrator may use its keys' },
+  // Journeys: the starting exam's levels; a step's content must be controlled (users are enrolled in it).
+  'exam:journey:read': { level: 'view', doing: 'read its journey' },
+  'exam:journey:update': { level: 'modify', doing: 'change its journey' },
+  'exam:journey:step': { level: 'control', doing: 'use it as a journey step' },
+  'class:journey:step': { level: 'control', doing: 'use it as a journey step' },
+  'quiz:journey:step': { level: 'control', doing: 'use it as a journey step' },
   'quiz:read': { level: 'view' },
   'quiz:settings:read': { level: 'view' },
   'quiz:settings:update': { level: 'modify', doing: 'change its settings' },
@@ -84,6 +90,7 @@ const oneType = {
   'exam:settings:copy': { level: 'view', doing: 'copy its settings' },
   'exam:results:grade': { level: 'control', doing: 'grade its answers' },
   'exam:results:archive': { level: 'control', doing: 'archive its results' },
+  'exam:certificates:issue': { level: 'control', doing: 'issue its certificates' },
   'quiz:results:read': { level: 'report', doing: 'read its results' },
 } as const satisfies Record<string, Need>;
 

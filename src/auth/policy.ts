@@ -1,7 +1,7 @@
 import type { Context, Viewer } from '../context.ts';
 import type { Prisma, User } from '../generated/prisma/client.ts';
 import type { ContentType } from '../services/content/content-types.ts';
-import { ArgumentError, PermissionError } from '../errors.ts';
+import { ArgumentError, PermissionError, type AppError } from '../errors.ts';
 import { needOf, nounOf, typeOf, type Action, type Need } from './actions.ts';
 import type { Level } from './levels.ts';
 import { atLeastWhere, includes, levelsFor, type ContentRef, type Holder } from './permissions.ts';
@@ -58,9 +58,15 @@ function refusalOf(ctx: PolicyContext, action: Action, subject: Subject, held: L
   return null;
 }
 
-/** Throws 403 unless the viewer may do `action` on the content; answers the level it holds there. */
-export async function assertCan(ctx: PolicyContext, action: Action, subject: Subject): Promise<Level> {
+/**
+ * Throws unless the viewer may do `action` on the content; answers the level it holds there. A
+ * viewer who may not even view it gets `unknown`, the service's answer to an identification string
+ * of nothing, so no caller learns that content it may not see exists; one who may view it but
+ * lacks the level gets 403 PERMISSION_DENIED.
+ */
+export async function assertCan(ctx: PolicyContext, action: Action, subject: Subject, unknown: AppError): Promise<Level> {
   const [held = null] = await levelsFor(ctx.db, ctx.viewer.user, [refOf(action, subject)]);
+  if (refusalOf(ctx, `${typeOf(action)}:read`, subject, held)) throw unknown;
   const refused = refusalOf(ctx, action, subject, held);
   if (refused) throw refused;
   return held!;
@@ -92,13 +98,16 @@ export const denied = (action: Action): PermissionError => refusal(action, needO
 /**
  * Content of a type may be put in an organization where the caller may change such content
  * without owning it (content level modify or more, organization managers, instance
- * administrators; for classes also its teachers). Unknown organization: NOT_FOUND naming `argument`.
+ * administrators; for classes also its teachers). Unknown organization, or one the caller may not
+ * view: NOT_FOUND naming `argument`.
  */
 export async function assertCanCreateIn(ctx: PolicyContext, action: `${ContentType}:create`, organizationId: string, argument = 'organization'): Promise<void> {
-  const organization = await ctx.db.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
-  if (!organization) throw new ArgumentError(argument, `no organization with identification string '${organizationId}'`, 'NOT_FOUND');
+  const organization = await ctx.db.organization.findUnique({ where: { id: organizationId }, select: { id: true, ownerId: true } });
+  const unknown = new ArgumentError(argument, `no organization with identification string '${organizationId}'`, 'NOT_FOUND');
+  if (!organization) throw unknown;
   // A piece of content of that type nobody owns and no rule names: what the organization alone gives.
   if (!(await can(ctx, action, { id: '', ownerId: null, organizationId }))) {
+    if (!(await can(ctx, 'organization:read', organization))) throw unknown;
     throw new PermissionError(`You may not put a ${typeOf(action)} in this organization: that needs ${needOf(action).level} permission on its content`);
   }
 }

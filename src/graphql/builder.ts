@@ -87,3 +87,4 @@ builder.addScalarType('JSON', JSONResolver);
 
 builder.queryType({ description: 'Reads of the learning platform.' });
 builder.mutationType({ description: 'Writes of the learning platform; each calls the same service as the REST contract.' });
+builder.subscriptionType({ description: 'Live updates over server-sent events.' });

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { AppError, ArgumentError, RateLimitError } from '../errors.ts';
+import { AppError, ArgumentError, JourneyInvalidError, RateLimitError } from '../errors.ts';
 import { rateLimitHeaders } from '../rest/rate-limit.ts';
 
 /**
@@ -51,6 +51,7 @@ export function maskError(error: unknown, requestId?: string): Error {
         code: original.code,
         status: original.status,
         ...(original instanceof ArgumentError ? { argument: original.argument } : {}),
+        ...(original instanceof JourneyInvalidError ? original.extra : {}),
         ...(http ? { http } : {}),
       },
     });

@@ -18,9 +18,12 @@ import './exams/exam.type.ts';
 import './exams/exams.mutations.ts';
 import './exams/settings.ts';
 import './exams/fields.ts';
+import './journeys/graph.ts';
 import './plays/play.type.ts';
 import './plays/plays.mutations.ts';
 import './plays/results.ts';
+import './certificates/certificate.type.ts';
+import './journeys/journey-users.ts';
 import './permissions/permissions.ts';
 
 /** The GraphQL schema: every domain registers its types on the builder when imported above. */

@@ -6,9 +6,10 @@ import { GRAPHIQL_ASSET_PREFIX, graphiqlAsset } from '../graphql/graphiql.ts';
 import type { McpHandler } from '../mcp/server.ts';
 import { MAX_BODY_BYTES, PayloadTooLargeError } from './body.ts';
 import type { AssetResponse } from './asset.ts';
+import { JOURNEY_SCHEMA_PATH, journeyJsonSchemaText } from '../services/journeys/json-schema.ts';
 
 /**
- * The service's descriptions: /api/openapi.json and /api/docs (before the REST router, which owns
+ * The service's descriptions: /api/openapi.json, /api/docs and /api/journey.schema.json (before the REST router, which owns
  * the rest of /api), GraphiQL's files under /graphiql/, and the MCP endpoint. One dispatch for both
  * adapters of app.ts; `undefined` means "not mine".
  */
@@ -34,6 +35,9 @@ export function createExtraRoutes(platform: Platform, rest: RestRouter): ExtraRo
     if (method !== 'GET' && method !== 'HEAD') return undefined;
     if (path.startsWith(GRAPHIQL_ASSET_PREFIX)) return graphiqlAsset(path);
     if (path === OPENAPI_PATH || path.startsWith(DOCS_PATH)) return describePage(method, path);
+    if (path === JOURNEY_SCHEMA_PATH) {
+      return Promise.resolve({ status: 200, headers: { 'content-type': 'application/schema+json; charset=utf-8', 'cache-control': 'public, max-age=3600' }, body: journeyJsonSchemaText() });
+    }
     return undefined;
   }
 

@@ -1,16 +1,17 @@
 import type { Platform } from '../context.ts';
 import { openLinkedFile } from '../services/files/files.service.ts';
-import { notFound, type SimpleResponse } from './pages.ts';
+import type { AssetResponse } from './asset.ts';
+import { notFound } from './pages.ts';
 
 /** Header-safe file name: ASCII without quotes or separators (the download keeps its extension). */
 const safeName = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 128) || 'file';
 
 /**
- * `GET /files/<token>`: a file behind a link the service handed out (question exports). The token
- * is the credential, so no sign-in; an unknown token answers 404, an expired link 410. Linked files
- * are JSON text, which is what the page body carries.
+ * `GET /files/<token>`: a file behind a link the service handed out (question exports, certificate
+ * PDFs). The token is the credential, so no sign-in; an unknown token answers 404, an expired link
+ * 410. The body is the file's bytes.
  */
-export async function filePage(platform: Platform, token: string): Promise<SimpleResponse> {
+export async function filePage(platform: Platform, token: string): Promise<AssetResponse> {
   const found = await openLinkedFile(platform, token);
   if (found.status === 'missing') return notFound();
   if (found.status === 'expired') {
@@ -29,6 +30,6 @@ export async function filePage(platform: Platform, token: string): Promise<Simpl
       // Whoever holds the link may read it, but shared caches must not keep a copy.
       'cache-control': 'private, no-store',
     },
-    body: Buffer.from(file.data).toString('utf8'),
+    body: new Uint8Array(file.data),
   };
 }

@@ -122,7 +122,8 @@ text or JSON arrays. The version is chosen by the path (\`/api/v1/...\`, or \`/a
 ## Errors
 
 A refused call answers with a status, the headers \`Service-API-Error\` (message) and
-\`Service-API-Error-Code\` (code), and the body \`{"error": {"status", "code", "message", "argument"?}}\`.
+\`Service-API-Error-Code\` (code), and the body \`{"error": {"status", "code", "message", "argument"?}}\`
+(\`JOURNEY_INVALID\` adds \`issues\` and \`ignored\`).
 
 ${errorCatalogueMarkdown()}`;
 
@@ -172,6 +173,22 @@ export function buildOpenApi(): JsonSchema {
                 code: { type: 'string', pattern: '^[A-Z0-9_]+$' },
                 message: { type: 'string' },
                 argument: { type: 'string', description: 'the argument at fault' },
+                issues: {
+                  type: 'array',
+                  description: 'JOURNEY_INVALID only: every issue of the journey graph (level, code, node, output, message)',
+                  items: {
+                    type: 'object',
+                    required: ['level', 'code', 'node', 'output', 'message'],
+                    properties: {
+                      level: { enum: ['error', 'warning'] },
+                      code: { type: 'string' },
+                      node: { type: ['string', 'null'] },
+                      output: { type: ['string', 'null'] },
+                      message: { type: 'string' },
+                    },
+                  },
+                },
+                ignored: { type: 'array', items: { type: 'string' }, description: 'JOURNEY_INVALID only, when any: unknown fields of the graph' },
               },
             },
           },

@@ -3,12 +3,15 @@ import { deliverNotification } from '../services/notifications/notifications.ser
 import { expireQuestionExport } from '../services/questions/export.ts';
 import { deliverWebhook } from '../services/webhooks/delivery.ts';
 import { finishOverduePlay } from '../services/plays/plays.service.ts';
+import { removeResultsExport } from '../services/plays/results-export.ts';
+import { expireCertificateLink } from '../services/certificates/certificates.service.ts';
+import { journeyTimers } from '../services/journeys/runtime.ts';
 import { startWorker, type Outcome, type Worker } from './run.ts';
 import { asSystem } from './system.ts';
 import type { Task } from './task.ts';
 
 /** Every task the service runs. A task missing here is never claimed: its jobs wait. */
-export const serviceTasks: readonly Task[] = [deliverNotification, deliverWebhook, expireQuestionExport, finishOverduePlay];
+export const serviceTasks: readonly Task[] = [deliverNotification, deliverWebhook, expireQuestionExport, finishOverduePlay, removeResultsExport, expireCertificateLink, journeyTimers];
 
 /**
  * The service's background work, as the system. The queue lives in the database, so work

@@ -7,6 +7,7 @@ import * as grading from '../services/grading/grading.schemas.ts';
 import * as integrations from '../services/integrations/integrations.schemas.ts';
 import * as webhooks from '../services/webhooks/webhooks.schemas.ts';
 import * as tags from '../services/tags/tags.schemas.ts';
+import * as journeys from '../services/journeys/graph.schemas.ts';
 import type { Operation } from './operations/types.ts';
 import { toContractName } from './names.ts';
 
@@ -46,6 +47,8 @@ export const argumentSchemas: Readonly<Record<string, z.ZodObject>> = {
   'PATCH integration': integrations.updateIntegration,
   'POST organization:webhook': webhooks.createWebhook,
   'GET tag': tags.tagRef,
+  'GET exam:journey:graph': journeys.graphRef,
+  'PUT exam:journey:graph': journeys.saveGraph,
 };
 
 /** The keywords taken from zod's output: constraints only, never a type of its own. */

@@ -7,9 +7,10 @@
  * contract (OpenAPI, tools) are generated from it. Each issue area implements its own slice.
  *
  * Deliberately absent:
- * - GET `exam:journey`, POST `exam:certificates`: Document B names them ("Further endpoints
- *   referred to above ...: not shown"), but their contract is not shown. GET/POST `exam:round`,
- *   named the same way, are in `additions`: designed by this service (README, "Exams").
+ * - GET `exam:journey`: Document B names it ("Further endpoints referred to above ...: not
+ *   shown"), but its contract is not shown. GET/POST `exam:round` and POST `exam:certificates`,
+ *   named the same way, are in `additions`: designed by this service (README, "Exams" and
+ *   "Certificates").
  * - the journey user-state record: its path and method are not shown.
  * - metrics endpoints (Document A rule 3: not shown).
  */

@@ -1,5 +1,5 @@
 import { createContext, type Platform } from '../context.ts';
-import { AppError, ArgumentError, MethodNotAllowedError, RateLimitError, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
+import { AppError, ArgumentError, JourneyInvalidError, MethodNotAllowedError, RateLimitError, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
 import { allowedMethods, findOperation } from './operations.ts';
 import { routes } from './routes.ts';
 import { toContractName, toServiceArgs } from './names.ts';
@@ -32,6 +32,9 @@ const SUPPORTED_VERSIONS = new Set(['1']);
 /** Header values must be printable ASCII; the JSON body carries the full text. */
 const headerSafe = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 1000);
 
+/** What an error lists besides its message (a journey graph's issues and ignored fields). */
+const details = (error: AppError) => (error instanceof JourneyInvalidError ? error.extra : {});
+
 export function errorResponse(error: AppError, requestId: string): RestResponse {
   const argument = error instanceof ArgumentError ? toContractName(error.argument) : undefined;
   const message = argument && error instanceof ArgumentError ? error.message.replace(`'${error.argument}'`, `'${argument}'`) : error.message;
@@ -44,7 +47,7 @@ export function errorResponse(error: AppError, requestId: string): RestResponse 
   if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(', ');
   if ('retryAfter' in error && typeof error.retryAfter === 'number') headers['retry-after'] = String(error.retryAfter);
   if (error instanceof RateLimitError) Object.assign(headers, rateLimitHeaders(error.state));
-  const body = { error: { status: error.status, code: error.code, message, ...(argument ? { argument } : {}) } };
+  const body = { error: { status: error.status, code: error.code, message, ...(argument ? { argument } : {}), ...details(error) } };
   return { status: error.status, headers, body: JSON.stringify(body) };
 }
 

@@ -14,6 +14,8 @@ import { questionRoutes } from './routes/questions.ts';
 import { examRoutes } from './routes/exams.ts';
 import { examSettingsRoutes } from './routes/exam-settings.ts';
 import { resultRoutes } from './routes/results.ts';
+import { journeyRoutes } from './routes/journeys.ts';
+import { journeyUserRoutes } from './routes/journey-users.ts';
 
 export type { CallInfo, Handler } from './routes/types.ts';
 
@@ -37,4 +39,6 @@ export const routes: Record<string, Handler> = {
   ...examRoutes,
   ...examSettingsRoutes,
   ...resultRoutes,
+  ...journeyRoutes,
+  ...journeyUserRoutes,
 };

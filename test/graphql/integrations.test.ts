@@ -169,7 +169,7 @@ describe('createIntegration and integrationKeys', () => {
   it("refuses the keys of another user's integration", async () => {
     const owner = await t.newCaller('keys-owner');
     const stranger = await t.newCaller('keys-stranger');
-    expectCode(await refused(t, IntegrationKeysDocument, { integration: owner.integrationId }, { as: stranger }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, IntegrationKeysDocument, { integration: owner.integrationId }, { as: stranger }), 'NOT_FOUND');
     expectCode(await refused(t, IntegrationKeysDocument, { integration: 'int_doesnotexist00' }, { as: stranger }), 'NOT_FOUND', 'integration');
     // Administrators manage every integration.
     expect((await ok(t, IntegrationKeysDocument, { integration: owner.integrationId })).integrationKeys.app).toBe(owner.app);
@@ -203,8 +203,8 @@ describe('updateIntegration and deleteIntegration', () => {
   it("refuses another user's integration, changing nothing", async () => {
     const owner = await t.newCaller('update-owner');
     const stranger = await t.newCaller('update-stranger');
-    expectCode(await refused(t, UpdateIntegrationDocument, { integration: owner.integrationId, active: false }, { as: stranger }), 'PERMISSION_DENIED');
-    expectCode(await refused(t, DeleteIntegrationDocument, { integration: owner.integrationId }, { as: stranger }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, UpdateIntegrationDocument, { integration: owner.integrationId, active: false }, { as: stranger }), 'NOT_FOUND');
+    expectCode(await refused(t, DeleteIntegrationDocument, { integration: owner.integrationId }, { as: stranger }), 'NOT_FOUND');
     expect((await row(owner.integrationId))?.active).toBe(true);
   });
 
@@ -258,7 +258,7 @@ describe('rotateIntegrationKeys', () => {
   it("refuses another user's integration, changing nothing", async () => {
     const owner = await t.newCaller('rotate-victim');
     const stranger = await t.newCaller('rotate-stranger');
-    expectCode(await refused(t, RotateIntegrationKeysDocument, { integration: owner.integrationId }, { as: stranger }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, RotateIntegrationKeysDocument, { integration: owner.integrationId }, { as: stranger }), 'NOT_FOUND');
     expect((await ok(t, MeDocument, {}, { as: owner })).me.id).toBe(owner.user.id);
   });
 });

@@ -101,7 +101,7 @@ describe('organizations', () => {
     const next = await ok(t, OrganizationsDocument, { search: 'list', first: 1, after: all.organizations.pageInfo.endCursor }, { as: owner });
     expect(next.organizations.edges.map((e) => e.node.id)).toEqual([b]);
     expect((await ok(t, OrganizationsDocument, { search: 'list' }, { as: outsider })).organizations.edges).toEqual([]);
-    expectCode(await refused(t, OrganizationDocument, { id: a }, { as: outsider }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, OrganizationDocument, { id: a }, { as: outsider }), 'NOT_FOUND');
     expectCode(await refused(t, OrganizationDocument, { id: 'org_missing0000000' }, { as: owner }), 'NOT_FOUND', 'organization');
   });
 });

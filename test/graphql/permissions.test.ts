@@ -98,7 +98,7 @@ describe('Course, Event, Scorm and Video', () => {
   it('puts content only in an organization whose content the caller may change, and refuses bad input, creating nothing', async () => {
     const before = await snapshot(t);
     expectCode(await refused(t, CreateCourseDocument, { input: { title: 'X', organization: org } }, { as: third }), 'PERMISSION_DENIED');
-    expectCode(await refused(t, CreateCourseDocument, { input: { title: 'X', organization: org } }, { as: foreigner }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, CreateCourseDocument, { input: { title: 'X', organization: org } }, { as: foreigner }), 'NOT_FOUND');
     expectCode(await refused(t, CreateCourseDocument, { input: { title: 'X', organization: 'org_missing' } }, { as: owner }), 'NOT_FOUND', 'organization');
     expectCode(await refused(t, CreateCourseDocument, { input: { title: '' } }, { as: owner }), 'INVALID_ARGUMENT', 'title');
     expectCode(await refused(t, CreateCourseDocument, { input: { title: 'x'.repeat(256) } }, { as: owner }), 'INVALID_ARGUMENT', 'title');
@@ -129,7 +129,7 @@ describe('Course, Event, Scorm and Video', () => {
   it('reads with view: node(id) is null and course(id) refused for others', async () => {
     const course = (await ok(t, CreateCourseDocument, { input: { title: 'Readable' } }, { as: owner })).createCourse;
     expect((await ok(t, CourseDocument, { id: course.id }, { as: owner })).course.id).toBe(course.id);
-    expectCode(await refused(t, CourseDocument, { id: course.id }, { as: second }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, CourseDocument, { id: course.id }, { as: second }), 'NOT_FOUND');
     expectCode(await refused(t, CourseDocument, { id: 'crs_missing' }, { as: second }), 'NOT_FOUND', 'id');
     expect(await rulesSeen(course.id, second)).toBeNull();
     await addRule(t, 'course', course.id, second, 'view');
@@ -146,11 +146,11 @@ describe('Course, Event, Scorm and Video', () => {
     const updated = (await ok(t, UpdateCourseDocument, { input: { id: course.id, title: 'New', description: null } }, { as: second })).updateCourse;
     expect(updated).toMatchObject({ id: course.id, title: 'New', externalId: 'old', description: null, organization: null, owner: { id: owner.user.id } });
     // second may change the course but may not put content into `org`; the owner may.
-    expectCode(await refused(t, UpdateCourseDocument, { input: { id: course.id, organization: org } }, { as: second }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, UpdateCourseDocument, { input: { id: course.id, organization: org } }, { as: second }), 'NOT_FOUND');
     expect((await ok(t, UpdateCourseDocument, { input: { id: course.id, organization: org } }, { as: owner })).updateCourse.organization).toEqual({ id: org });
     // Now in `org`, the editor (content level modify) changes it too, and may take it out.
     expect((await ok(t, UpdateCourseDocument, { input: { id: course.id, organization: null } }, { as: editor })).updateCourse.organization).toBeNull();
-    expectCode(await refused(t, UpdateCourseDocument, { input: { id: course.id, title: 'Again' } }, { as: editor }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, UpdateCourseDocument, { input: { id: course.id, title: 'Again' } }, { as: editor }), 'NOT_FOUND');
     expectCode(await refused(t, UpdateCourseDocument, { input: { id: course.id, title: '' } }, { as: owner }), 'INVALID_ARGUMENT', 'title');
   });
 
@@ -215,7 +215,7 @@ describe('permissions field and permission query', () => {
     expect((await ok(t, ContentPermissionDocument, { contentType: 'event', content: id, user: third.user.id }, { as: owner })).permission).toMatchObject({ level: null, levels: [], rules: [] });
     // Asking about another user needs grant; content of another organization is refused.
     expectCode(await refused(t, ContentPermissionDocument, { contentType: 'event', content: id, user: third.user.id }, { as: second }), 'PERMISSION_DENIED');
-    expectCode(await refused(t, ContentPermissionDocument, { contentType: 'event', content: id }, { as: foreigner }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, ContentPermissionDocument, { contentType: 'event', content: id }, { as: foreigner }), 'NOT_FOUND');
     expectCode(await refused(t, ContentPermissionDocument, { contentType: 'event', content: 'evt_missing' }, { as: owner }), 'NOT_FOUND', 'content');
     expectCode(await refused(t, ContentPermissionDocument, { contentType: 'exam', content: 'exm_any' }, { as: t.admin }), 'NOT_FOUND', 'content');
   });
@@ -281,10 +281,10 @@ describe('grantPermission, revokePermission, transferContent', () => {
       const { id } = await seedContent(t, type, owner, org);
       const target = id;
       const before = await snapshot(t);
-      expectCode(await refused(t, ContentPermissionDocument, { contentType: type, content: target }, { as: foreigner }), 'PERMISSION_DENIED');
-      expectCode(await refused(t, GrantPermissionDocument, { contentType: type, content: target, user: 'me', permission: 'view' }, { as: foreigner }), 'PERMISSION_DENIED');
-      expectCode(await refused(t, RevokePermissionDocument, { contentType: type, content: target, user: 'me', permission: 'view' }, { as: foreigner }), 'PERMISSION_DENIED');
-      expectCode(await refused(t, TransferContentDocument, { contentType: type, content: target, user: 'me' }, { as: foreigner }), 'PERMISSION_DENIED');
+      expectCode(await refused(t, ContentPermissionDocument, { contentType: type, content: target }, { as: foreigner }), 'NOT_FOUND');
+      expectCode(await refused(t, GrantPermissionDocument, { contentType: type, content: target, user: 'me', permission: 'view' }, { as: foreigner }), 'NOT_FOUND');
+      expectCode(await refused(t, RevokePermissionDocument, { contentType: type, content: target, user: 'me', permission: 'view' }, { as: foreigner }), 'NOT_FOUND');
+      expectCode(await refused(t, TransferContentDocument, { contentType: type, content: target, user: 'me' }, { as: foreigner }), 'NOT_FOUND');
       expect(await rulesSeen(target, foreigner)).toBeNull();
       expect(await snapshot(t)).toEqual(before);
     });

@@ -416,17 +416,25 @@ describe('result webhooks', () => {
 describe('results connections', () => {
   it('Exam.results filters by round, archived and user, and costs the same statements for 10 and 200 results', async () => {
     const quiz = await quizWith([]);
-    const query = `query($id: ID!, $user: ID) { node(id: $id) { ... on Exam { results(first: 100, user: $user) { edges { node { id attempt user { username } result { pointsCorrect valid } } } } } } }`;
+    // The results dashboard: the exam, its results, each user, grade and certificate.
+    const query = `query($id: ID!, $user: ID) { node(id: $id) { ... on Exam { title results(first: 100, user: $user) { edges { node { id attempt user { username } result { pointsCorrect valid grade } certificate { serial expires issued user { username } } } } } } } }`;
     const counts: number[] = [];
     for (const n of [10, 200]) {
       const exam = await examOf(quiz, []);
       const users = [student, stranger];
-      await t.db.prisma.play.createMany({
-        data: Array.from({ length: n }, (_, i) => ({ id: newId('Play'), examId: exam, quizId: quiz, userId: users[i % 2]!.user.id, attempt: i + 1, status: 'finished', evaluated: true, timeEnd: new Date() })),
+      const plays = Array.from({ length: n }, (_, i) => ({ id: newId('Play'), examId: exam, quizId: quiz, userId: users[i % 2]!.user.id, attempt: i + 1, status: 'finished', evaluated: true, successful: true, grade: 'pass', timeEnd: new Date() }));
+      await t.db.prisma.play.createMany({ data: plays });
+      // Every other result certified.
+      await t.db.prisma.certificate.createMany({
+        data: plays.filter((_, i) => i % 2 === 0).map((p, i) => ({ id: newId('Certificate'), examId: exam, playId: p.id, userId: p.userId, serial: `N${i + 1}`, title: 'Exam', grade: 'pass' })),
       });
       const { result, count } = await countStatements(t, () => t.gql(query, { id: exam }, { as: owner }));
       expect(result.body.errors).toBeUndefined();
       expect(result.body.data.node.results.edges).toHaveLength(Math.min(n, 100));
+      const edges = result.body.data.node.results.edges.map((e: any) => e.node);
+      const certified = new Set(plays.filter((_, i) => i % 2 === 0).map((p) => p.id));
+      for (const node of edges) expect(node.certificate === null).toBe(!certified.has(node.id));
+      expect(edges.find((node: any) => node.certificate !== null).certificate).toMatchObject({ serial: expect.stringMatching(/^N\d+$/), expires: null, issued: expect.any(String), user: { username: student.user.username } });
       counts.push(count);
       const mine = await t.gql(query, { id: exam, user: student.user.id }, { as: owner });
       expect(mine.body.data.node.results.edges).toHaveLength(Math.min(n / 2, 100));

@@ -130,7 +130,7 @@ describe('createTag, updateTag, deleteTag', () => {
     expect(tag.organization).toEqual({ id: orgId });
     expect(tag.owner).toEqual({ id: editor.user.id });
     await refusedWithout(() => refused(t, CreateTagDocument, { input: { title: 'No', color: '#000', organization: orgId } }, { as: reader }), 'PERMISSION_DENIED');
-    await refusedWithout(() => refused(t, CreateTagDocument, { input: { title: 'No', color: '#000', organization: orgId } }, { as: outsider }), 'PERMISSION_DENIED');
+    await refusedWithout(() => refused(t, CreateTagDocument, { input: { title: 'No', color: '#000', organization: orgId } }, { as: outsider }), 'NOT_FOUND');
     await refusedWithout(
       () => refused(t, CreateTagDocument, { input: { title: 'No', color: '#000', organization: 'org_nothing' } }, { as: director }),
       'NOT_FOUND',
@@ -141,7 +141,7 @@ describe('createTag, updateTag, deleteTag', () => {
   it('changes given fields with modify on the tag; null clears an optional one', async () => {
     const tag = await createTag(director, { organization: orgId, icon: 'bi bi-alarm', externalId: 'ext' });
     await refusedWithout(() => refused(t, UpdateTagDocument, { input: { tag: tag.id, title: 'Nope' } }, { as: reader }), 'PERMISSION_DENIED');
-    await refusedWithout(() => refused(t, UpdateTagDocument, { input: { tag: tag.id, title: 'Nope' } }, { as: outsider }), 'PERMISSION_DENIED');
+    await refusedWithout(() => refused(t, UpdateTagDocument, { input: { tag: tag.id, title: 'Nope' } }, { as: outsider }), 'NOT_FOUND');
     await refusedWithout(() => refused(t, UpdateTagDocument, { input: { tag: tag.id, color: 'blue' } }, { as: director }), 'INVALID_ARGUMENT', 'color');
     await refusedWithout(() => refused(t, UpdateTagDocument, { input: { tag: 'tag_nothing' } }, { as: director }), 'NOT_FOUND', 'tag');
 
@@ -151,7 +151,7 @@ describe('createTag, updateTag, deleteTag', () => {
     const personal = (await ok(t, UpdateTagDocument, { input: { tag: tag.id, organization: null, externalId: null } }, { as: director })).updateTag;
     expect(personal).toMatchObject({ title: 'Renamed', externalId: null, organization: null });
     // Out of the organization, the editor holds nothing on it any more.
-    await refusedWithout(() => refused(t, UpdateTagDocument, { input: { tag: tag.id, title: 'Nope' } }, { as: editor }), 'PERMISSION_DENIED');
+    await refusedWithout(() => refused(t, UpdateTagDocument, { input: { tag: tag.id, title: 'Nope' } }, { as: editor }), 'NOT_FOUND');
   });
 
   it('deletes a tag with admin on it, with its attachments and permission rules', async () => {
@@ -179,7 +179,7 @@ describe('reading tags', () => {
     expect(page.updatedAt).toMatch(ISO);
     expect((await ok(t, TagNodeDocument, { id: tag.id }, { as: reader })).node).toMatchObject({ id: tag.id, title: 'Readable' });
 
-    expectCode(await refused(t, TagPageDocument, { id: tag.id }, { as: outsider }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, TagPageDocument, { id: tag.id }, { as: outsider }), 'NOT_FOUND');
     expectCode(await refused(t, TagPageDocument, { id: 'tag_nothing' }, { as: director }), 'NOT_FOUND', 'tag');
     expect((await ok(t, TagNodeDocument, { id: tag.id }, { as: outsider })).node).toBeNull();
   });
@@ -207,7 +207,7 @@ describe('tagContent, untagContent, tags and taggedContent', () => {
     const expected = { tag: { id: tag.id, title: 'Shared' }, content: { type: 'class', id: classId, externalId: 'bio-1', title: 'Biology' } };
 
     await refusedWithout(() => refused(t, TagContentDocument, args, { as: reader }), 'PERMISSION_DENIED');
-    await refusedWithout(() => refused(t, TagContentDocument, args, { as: outsider }), 'PERMISSION_DENIED');
+    await refusedWithout(() => refused(t, TagContentDocument, args, { as: outsider }), 'NOT_FOUND');
     expect((await ok(t, TagContentDocument, args, { as: editor })).tagContent).toEqual({ ...expected, success: true });
     expect((await ok(t, TagContentDocument, args, { as: editor })).tagContent).toEqual({ ...expected, success: true });
     expect(await t.db.prisma.contentTag.count({ where: { tagId: tag.id } })).toBe(1);

@@ -7,6 +7,7 @@ import type { Platform } from '../../src/context.ts';
 import type { User } from '../../src/generated/prisma/client.ts';
 import { createAccount, createApiIntegration } from '../../src/services/bootstrap/bootstrap.service.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { openDatabase } from '../../src/db/client.ts';
 
 export const BASE_URL = 'http://service.test';
 
@@ -49,6 +50,12 @@ export interface TestApp {
   gql<T = any>(query: string, variables?: Record<string, unknown>, options?: { as?: Caller | null; headers?: Record<string, string> }): Promise<{ status: number; body: { data?: T; errors?: any[] } }>;
   /** A new user (created directly) owning an API application. */
   newCaller(username: string, options?: { admin?: boolean; createdBy?: Caller }): Promise<Caller>;
+  /**
+   * Another instance of the service over the same database (its own connection pool on
+   * PostgreSQL) and secret key, with its own platform (Redis connections, rate limiter), as
+   * production runs several; closed with this one.
+   */
+  anotherInstance(): Promise<{ app: App; platform: Platform }>;
   close(): Promise<void>;
 }
 
@@ -65,8 +72,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
     ...env,
   });
-  const platform = createPlatform({ config, db: db.prisma, log: pino({ level: 'silent' }), secretKey: randomBytes(32) });
+  const secretKey = randomBytes(32);
+  const platform = createPlatform({ config, db: db.prisma, log: pino({ level: 'silent' }), secretKey });
   const app = createApp(platform, { ready: true });
+  const instances: { app: App; close(): Promise<void> }[] = [];
 
   async function newCaller(username: string, options: { admin?: boolean; createdBy?: Caller } = {}): Promise<Caller> {
     let user = await createAccount(platform, { username, email: `${username}@example.com`, firstName: username, lastName: 'Tester', admin: options.admin });
@@ -135,7 +144,15 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     rpc,
     gql,
     newCaller,
+    async anotherInstance() {
+      const pool = db.url ? await openDatabase({ kind: 'postgres', url: db.url }) : undefined;
+      const other = createPlatform({ config, db: pool?.prisma ?? db.prisma, log: platform.log, secretKey });
+      const instance = createApp(other, { ready: true });
+      instances.push({ app: instance, close: async () => (await instance.close(), await pool?.close()) });
+      return { app: instance, platform: other };
+    },
     async close() {
+      for (const instance of instances) await instance.close();
       await app.close();
       await db.close();
     },

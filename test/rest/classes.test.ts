@@ -138,8 +138,8 @@ describe('GET class', () => {
     expectError(await t.rpc('GET', 'class', { class: 'cls_nothing' }), 403, 'NOT_FOUND', 'class');
     expectError(await t.rpc('GET', 'class', {}), 403, 'MISSING_ARGUMENT', 'class');
     const hidden = await makeClass();
-    expectError(await t.rpc('GET', 'class', { class: hidden.id }, { as: stranger }), 403, 'PERMISSION_DENIED');
-    expectError(await t.rpc('GET', 'class', { class: hidden.id }, { as: plain }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'class', { class: hidden.id }, { as: stranger }), 403, 'NOT_FOUND');
+    expectError(await t.rpc('GET', 'class', { class: hidden.id }, { as: plain }), 403, 'NOT_FOUND');
   });
 });
 
@@ -216,7 +216,7 @@ describe('GET class:assignments', () => {
   it('answers an empty list for a class without assignments and refuses callers who may not see the class', async () => {
     const cls = await makeClass();
     expect((await t.rpc('GET', 'class:assignments', { class: cls.id }, { as: teacher })).body).toEqual({ assignments: [] });
-    expectError(await t.rpc('GET', 'class:assignments', { class: cls.id }, { as: stranger }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'class:assignments', { class: cls.id }, { as: stranger }), 403, 'NOT_FOUND');
     expectError(await t.rpc('GET', 'class:assignments', { class: 'cls_unknown' }), 403, 'NOT_FOUND', 'class');
   });
 });
@@ -241,8 +241,8 @@ describe('GET class:members', () => {
     expect((await t.rpc('GET', 'class:members', { class: cls.id }, { as: ann })).body).toEqual({
       members: [{ user: ann.user.id, name: 'annmember Tester', active: true }],
     });
-    expectError(await t.rpc('GET', 'class:members', { class: cls.id }, { as: plain }), 403, 'PERMISSION_DENIED');
-    expectError(await t.rpc('GET', 'class:members', { class: cls.id }, { as: bob }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'class:members', { class: cls.id }, { as: plain }), 403, 'NOT_FOUND');
+    expectError(await t.rpc('GET', 'class:members', { class: cls.id }, { as: bob }), 403, 'NOT_FOUND');
   });
 });
 
@@ -350,9 +350,9 @@ describe('POST class:members', () => {
     expect((await add(orgClass.id, director)).status).toBe(200);
     expect((await add(orgClass.id, teacher)).status).toBe(200);
     expect((await add(personal.id, t.admin)).status).toBe(200);
-    await refused(() => add(personal.id, teacher), 403, 'PERMISSION_DENIED');
-    await refused(() => add(orgClass.id, plain), 403, 'PERMISSION_DENIED');
-    await refused(() => add(orgClass.id, stranger), 403, 'PERMISSION_DENIED');
+    await refused(() => add(personal.id, teacher), 403, 'NOT_FOUND');
+    await refused(() => add(orgClass.id, plain), 403, 'NOT_FOUND');
+    await refused(() => add(orgClass.id, stranger), 403, 'NOT_FOUND');
     // Being a member of a class is not managing it.
     await member(orgClass.id, ann.user.id);
     await refused(() => add(orgClass.id, ann), 403, 'PERMISSION_DENIED');
@@ -369,7 +369,7 @@ describe('DELETE class:members', () => {
     await member(cls.id, ann.user.id);
     await member(cls.id, bob.user.id);
     await refused(() => t.rpc('DELETE', 'class:members', { class: cls.id, users: `${ann.user.id},usr_ghost` }, { as: teacher }), 403, 'NOT_FOUND', 'users');
-    await refused(() => t.rpc('DELETE', 'class:members', { class: cls.id, users: ann.user.id }, { as: plain }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('DELETE', 'class:members', { class: cls.id, users: ann.user.id }, { as: plain }), 403, 'NOT_FOUND');
     const r = await t.rpc('DELETE', 'class:members', { class: cls.id, users: `${ann.user.id},${teacher.user.id}` }, { as: teacher });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ classes: [cls.id], users: [ann.user.id, teacher.user.id], success: true });
@@ -408,7 +408,7 @@ describe('POST classes:members', () => {
     await refused(
       () => t.rpc('POST', 'classes:members', { classes: `${mine.id},${foreign.id}`, users: ann.user.id, notify: true }, { as: teacher }),
       403,
-      'PERMISSION_DENIED',
+      'NOT_FOUND',
     );
     await refused(() => t.rpc('POST', 'classes:members', { classes: mine.id, users: 'usr_missing' }, { as: teacher }), 403, 'NOT_FOUND', 'users');
     await refused(() => t.rpc('POST', 'classes:members', { users: ann.user.id }, { as: teacher }), 403, 'MISSING_ARGUMENT', 'classes');
@@ -462,7 +462,7 @@ describe('user:classes', () => {
     // Reading oneself is not managing oneself.
     await refused(() => t.rpc('POST', 'user:classes', { user: 'me', classes: cls.id }, { as: teacher }), 403, 'PERMISSION_DENIED');
     const foreign = await makeClass({ ownerId: stranger.user.id, organizationId: null });
-    await refused(() => t.rpc('POST', 'user:classes', { user: ann.user.id, classes: `${cls.id},${foreign.id}` }, { as: director }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('POST', 'user:classes', { user: ann.user.id, classes: `${cls.id},${foreign.id}` }, { as: director }), 403, 'NOT_FOUND');
     await refused(() => t.rpc('POST', 'user:classes', { user: ann.user.id, classes: `${cls.id},cls_gone` }, { as: director }), 403, 'NOT_FOUND', 'classes');
     await refused(() => t.rpc('POST', 'user:classes', { user: 'usr_gone', classes: cls.id }, { as: director }), 403, 'NOT_FOUND', 'user');
     await refused(() => t.rpc('POST', 'user:classes', { user: ann.user.id, classes: cls.id, expires: '2000-01-01 00:00:00' }, { as: director }), 403, 'INVALID_ARGUMENT', 'expires');

@@ -99,7 +99,7 @@ describe('POST and GET organization:department', () => {
   it('refuses unknown departments and callers who are not managers', async () => {
     expectError(await t.rpc('GET', 'organization:department', { organization: org, department: 'Ghost' }, { as: owner }), 403, 'NOT_FOUND', 'department');
     expectError(await t.rpc('GET', 'organization:department', { organization: org }, { as: owner }), 403, 'MISSING_ARGUMENT', 'department');
-    expectError(await t.rpc('GET', 'organization:department', { organization: org, department: 'Finance' }, { as: outsider }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'organization:department', { organization: org, department: 'Finance' }, { as: outsider }), 403, 'NOT_FOUND');
     // Members read departments; only managers write them.
     expect((await getDepartment(org, 'Finance', ann)).department).toBe('Finance');
     await refused(t, () => t.rpc('POST', 'organization:department', { organization: org, title: 'By member' }, { as: ann }), 403, 'PERMISSION_DENIED');
@@ -143,7 +143,7 @@ describe('GET organization:departments', () => {
     // ann (members: none) sees only itself; cat (members: department) sees its department.
     expect(await counts(ann)).toEqual({ North: 1, South: 0 });
     expect(await counts(cat)).toEqual({ North: 0, South: 1 });
-    expectError(await t.rpc('GET', 'organization:departments', { organization: org }, { as: outsider }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'organization:departments', { organization: org }, { as: outsider }), 403, 'NOT_FOUND');
   });
 });
 

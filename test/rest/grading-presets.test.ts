@@ -130,7 +130,7 @@ describe('GET quiz:grading-presets', () => {
     expectError(await t.rpc('GET', 'quiz:grading-presets', { quiz, exam: 'exm_nothing' }, { as: me }), 403, 'ARGUMENT_CONFLICT', 'exam');
     expectError(await t.rpc('GET', 'quiz:grading-presets', { quiz: 'qz_nothing' }, { as: me }), 403, 'NOT_FOUND', 'quiz');
     const stranger = await t.newCaller('list-stranger');
-    expectError(await t.rpc('GET', 'quiz:grading-presets', { quiz }, { as: stranger }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'quiz:grading-presets', { quiz }, { as: stranger }), 403, 'NOT_FOUND');
   });
 });
 

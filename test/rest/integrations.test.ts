@@ -121,7 +121,7 @@ describe('GET integration', () => {
     const stranger = await t.newCaller('read-stranger');
     expectError(await t.rpc('GET', 'integration', {}, { as: owner }), 403, 'MISSING_ARGUMENT', 'integration');
     expectError(await t.rpc('GET', 'integration', { integration: 'int_doesnotexist' }, { as: owner }), 403, 'NOT_FOUND', 'integration');
-    expectError(await t.rpc('GET', 'integration', { integration: stranger.integrationId }, { as: owner }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'integration', { integration: stranger.integrationId }, { as: owner }), 403, 'NOT_FOUND');
     const admin = await t.rpc('GET', 'integration', { integration: stranger.integrationId });
     expect(admin.status).toBe(200);
     expect(admin.body.integration).toBe(stranger.integrationId);
@@ -318,8 +318,8 @@ describe('PATCH integration', () => {
     const owner = await t.newCaller('patch-intruder');
     const victim = await t.newCaller('patch-victim');
     const org = await newOrganization('Intruder org', owner.user.id);
-    expectError(await t.rpc('PATCH', 'integration', { integration: victim.integrationId, active: 'false' }, { as: owner }), 403, 'PERMISSION_DENIED');
-    expectError(await t.rpc('PATCH', 'integration', { integration: victim.integrationId, organization: org }, { as: owner }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('PATCH', 'integration', { integration: victim.integrationId, active: 'false' }, { as: owner }), 403, 'NOT_FOUND');
+    expectError(await t.rpc('PATCH', 'integration', { integration: victim.integrationId, organization: org }, { as: owner }), 403, 'NOT_FOUND');
     expectError(await t.rpc('PATCH', 'integration', { integration: 'int_unknown', active: 'false' }, { as: owner }), 403, 'NOT_FOUND', 'integration');
     expect(await row(victim.integrationId)).toMatchObject({ active: true, organizationId: null });
     expect((await t.rpc('GET', 'test:app', {}, { as: victim })).status).toBe(200);
@@ -354,7 +354,7 @@ describe('DELETE integration', () => {
     const owner = await t.newCaller('delete-intruder');
     const victim = await t.newCaller('delete-victim');
     const extra = await create(victim, { title: 'Extra' });
-    expectError(await t.rpc('DELETE', 'integration', { integration: extra }, { as: owner }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('DELETE', 'integration', { integration: extra }, { as: owner }), 403, 'NOT_FOUND');
     expectError(await t.rpc('DELETE', 'integration', { integration: 'int_unknown' }, { as: owner }), 403, 'NOT_FOUND', 'integration');
     expectError(await t.rpc('DELETE', 'integration', {}, { as: owner }), 403, 'MISSING_ARGUMENT', 'integration');
     expect(await t.db.prisma.integration.findUnique({ where: { id: extra } })).not.toBeNull();
@@ -420,9 +420,9 @@ describe('integration:keys', () => {
   it('refuses another user integration and unknown ones', async () => {
     const owner = await t.newCaller('keys-intruder');
     const victim = await t.newCaller('keys-victim');
-    expectError(await t.rpc('GET', 'integration:keys', { integration: victim.integrationId }, { as: owner }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'integration:keys', { integration: victim.integrationId }, { as: owner }), 403, 'NOT_FOUND');
     expectError(await t.rpc('GET', 'integration:keys', { integration: 'int_unknown' }, { as: owner }), 403, 'NOT_FOUND', 'integration');
-    expectError(await t.rpc('POST', 'integration:keys', { integration: victim.integrationId }, { as: owner }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('POST', 'integration:keys', { integration: victim.integrationId }, { as: owner }), 403, 'NOT_FOUND');
     expectError(await t.rpc('POST', 'integration:keys', {}, { as: owner }), 403, 'MISSING_ARGUMENT', 'integration');
     expect((await t.rpc('GET', 'test:app', {}, { as: victim })).status).toBe(200);
     expect((await t.rpc('GET', 'integration:keys', { integration: victim.integrationId })).body).toEqual({ app: victim.app, secret: victim.secret });

@@ -97,8 +97,8 @@ describe('GET organization and GET organizations', () => {
 
   it('lets the owner, members and administrators read it, and nobody else', async () => {
     expect((await t.rpc('GET', 'organization', { organization: acme })).status).toBe(200);
-    expectError(await t.rpc('GET', 'organization', { organization: acme }, { as: ann }), 403, 'PERMISSION_DENIED');
-    expectError(await t.rpc('GET', 'organization', { organization: beta }, { as: outsider }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'organization', { organization: acme }, { as: ann }), 403, 'NOT_FOUND');
+    expectError(await t.rpc('GET', 'organization', { organization: beta }, { as: outsider }), 403, 'NOT_FOUND');
     expectError(await t.rpc('GET', 'organization', { organization: 'org_unknown000000' }, { as: owner }), 403, 'NOT_FOUND', 'organization');
     expectError(await t.rpc('GET', 'organization', {}, { as: owner }), 403, 'MISSING_ARGUMENT', 'organization');
   });
@@ -154,7 +154,7 @@ describe('PATCH and DELETE organization', () => {
     await addMembers(t, owner, id, [ann.user.id], { permission_organization: 'supervisor', permission_content: 'admin', permission_members: 'organization' });
     await addMembers(t, owner, id, [ben.user.id], { permission_organization: 'admin' });
     await refused(t, () => t.rpc('PATCH', 'organization', { organization: id, title: 'Mine' }, { as: ann }), 403, 'PERMISSION_DENIED');
-    await refused(t, () => t.rpc('PATCH', 'organization', { organization: id, title: 'Mine' }, { as: outsider }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('PATCH', 'organization', { organization: id, title: 'Mine' }, { as: outsider }), 403, 'NOT_FOUND');
     await refused(t, () => t.rpc('DELETE', 'organization', { organization: id }, { as: ann }), 403, 'PERMISSION_DENIED');
     expect((await ok(t, 'PATCH', 'organization', { organization: id, title: 'By admin member' }, ben)).title).toBe('By admin member');
     expect((await ok(t, 'PATCH', 'organization', { organization: id, title: 'By administrator' }, t.admin)).title).toBe('By administrator');
@@ -226,7 +226,7 @@ describe('organization:members', () => {
     await addMembers(t, owner, o, [dan.user.id], { permission_organization: 'admin' });
     // A plain member manages nobody; an outsider cannot even see the organization.
     await refused(t, () => t.rpc('POST', 'organization:members', { organization: o, users: cat.user.id }, { as: ben }), 403, 'PERMISSION_DENIED');
-    await refused(t, () => t.rpc('POST', 'organization:members', { organization: o, users: cat.user.id }, { as: outsider }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('POST', 'organization:members', { organization: o, users: cat.user.id }, { as: outsider }), 403, 'NOT_FOUND');
     await refused(t, () => t.rpc('DELETE', 'organization:members', { organization: o, users: ann.user.id }, { as: ben }), 403, 'PERMISSION_DENIED');
     // A supervisor adds users it may read, up to its own levels.
     const added = await addMembers(t, ann, o, [ann.user.id, ben.user.id], { permission_organization: 'teacher', permission_content: 'view' });
@@ -264,7 +264,7 @@ describe('organization:members', () => {
     // A leader sees the departments it leads and those below them.
     await ok(t, 'PATCH', 'organization:department', { organization: o, department: 'Top', leaders: cat.user.id }, owner);
     expect(await seen(cat)).toEqual([ann.user.id, ben.user.id, cat.user.id]);
-    expectError(await t.rpc('GET', 'organization:members', { organization: o }, { as: outsider }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'organization:members', { organization: o }, { as: outsider }), 403, 'NOT_FOUND');
   });
 
   it('with notify=true enqueues one message per added or updated member: email, or SMS with only a phone', async () => {
@@ -328,7 +328,7 @@ describe('POST organizations:members', () => {
   it('refuses the whole call when one organization may not be managed', async () => {
     const mine = await createOrganization(t, owner, { title: 'Mine' });
     const theirs = await createOrganization(t, outsider, { title: 'Theirs' });
-    await refused(t, () => t.rpc('POST', 'organizations:members', { organizations: `${mine},${theirs}`, users: ann.user.id }, { as: owner }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('POST', 'organizations:members', { organizations: `${mine},${theirs}`, users: ann.user.id }, { as: owner }), 403, 'NOT_FOUND');
     await refused(t, () => t.rpc('POST', 'organizations:members', { organizations: `${mine},org_missing0000000`, users: ann.user.id }, { as: owner }), 403, 'NOT_FOUND', 'organizations');
     await refused(t, () => t.rpc('POST', 'organizations:members', { users: ann.user.id }, { as: owner }), 403, 'MISSING_ARGUMENT', 'organizations');
   });
@@ -364,7 +364,7 @@ describe('user:organizations', () => {
     await refused(t, () => t.rpc('POST', 'user:organizations', { user: dan.user.id, organizations: one, department: 'Support', permission_organization: 'teacher' }, { as: owner }), 403, 'ARGUMENT_CONFLICT', 'department');
     await refused(t, () => t.rpc('POST', 'user:organizations', { user: dan.user.id, organizations: one, department: 'Ghost' }, { as: owner }), 403, 'NOT_FOUND', 'department');
     await refused(t, () => t.rpc('POST', 'user:organizations', { user: 'usr_missing0000000', organizations: one }, { as: owner }), 403, 'NOT_FOUND', 'user');
-    await refused(t, () => t.rpc('POST', 'user:organizations', { user: dan.user.id, organizations: one }, { as: outsider }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('POST', 'user:organizations', { user: dan.user.id, organizations: one }, { as: outsider }), 403, 'NOT_FOUND');
     const r = await ok(t, 'POST', 'user:organizations', { user: dan.user.id, organizations: one }, owner);
     expect(r.organizations).toEqual([expect.objectContaining({ organization: one, department: null, permission: levels() })]);
   });
@@ -372,7 +372,7 @@ describe('user:organizations', () => {
   it('removes the user from organizations', async () => {
     expect(await ok(t, 'DELETE', 'user:organizations', { user: dan.user.id, organizations: `${one},${two}` }, owner)).toEqual({ user: dan.user.id, success: true, organizations: [one] });
     expect(await ok(t, 'GET', 'user:organizations', { user: dan.user.id }, owner)).toMatchObject({ organizations: expect.not.arrayContaining([expect.objectContaining({ organization: one })]) });
-    await refused(t, () => t.rpc('DELETE', 'user:organizations', { user: eve.user.id, organizations: one }, { as: outsider }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('DELETE', 'user:organizations', { user: eve.user.id, organizations: one }, { as: outsider }), 403, 'NOT_FOUND');
   });
 
   it('shows a user only to itself, its manager and administrators', async () => {

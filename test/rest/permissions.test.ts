@@ -156,7 +156,7 @@ describe('GET <prefix>:permission', () => {
 
   it('lets anyone with view ask about itself, asking about another user needs grant', async () => {
     const { id } = await seedContent(t, 'scorm', alice);
-    await refused(t, () => check('scorm', id, 'me', 'view', bob), 403, 'PERMISSION_DENIED');
+    await refused(t, () => check('scorm', id, 'me', 'view', bob), 403, 'NOT_FOUND');
     await addRule(t, 'scorm', id, bob, 'modify');
     expect((await check('scorm', id, 'me', 'admin', bob)).body).toStrictEqual({
       user: bob.user.id,
@@ -272,14 +272,14 @@ describe('POST <prefix>:transfer', () => {
     const personal = (await seedContent(t, 'course', alice)).id;
     expect((await transfer('course', personal, bob, alice)).status).toBe(200);
     expect(await t.db.prisma.course.findUniqueOrThrow({ where: { id: personal } })).toMatchObject({ ownerId: bob.user.id, organizationId: null });
-    await refused(t, () => check('course', personal, 'me', 'view', alice), 403, 'PERMISSION_DENIED');
+    await refused(t, () => check('course', personal, 'me', 'view', alice), 403, 'NOT_FOUND');
   });
 
   it('needs admin: grant is not enough', async () => {
     const { id } = await seedContent(t, 'event', alice);
     await addRule(t, 'event', id, bob, 'grant');
     await refused(t, () => transfer('event', id, carol, bob), 403, 'PERMISSION_DENIED');
-    await refused(t, () => transfer('event', id, carol, outsider), 403, 'PERMISSION_DENIED');
+    await refused(t, () => transfer('event', id, carol, outsider), 403, 'NOT_FOUND');
     await refused(t, () => t.rpc('POST', 'event:transfer', { event: id }, { as: alice }), 403, 'MISSING_ARGUMENT', 'user');
     await addRule(t, 'event', id, bob, 'admin');
     const erin = await t.newCaller('erin', { createdBy: bob });
@@ -307,11 +307,11 @@ describe('POST <prefix>:transfer', () => {
   it('makes the new owner of an organization its manager; members keep their memberships', async () => {
     const o = (await seedContent(t, 'organization', alice)).id;
     await t.db.prisma.organizationMember.create({ data: { organizationId: o, userId: carol.user.id, permContent: 'view' } });
-    await refused(t, () => t.rpc('PATCH', 'organization', { organization: o, title: 'Mine now' }, { as: bob }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('PATCH', 'organization', { organization: o, title: 'Mine now' }, { as: bob }), 403, 'NOT_FOUND');
     expect((await transfer('organization', o, bob, alice)).body.success).toBe(true);
     expect((await t.rpc('PATCH', 'organization', { organization: o, title: 'Mine now' }, { as: bob })).status).toBe(200);
     expect((await t.rpc('GET', 'organization:members', { organization: o }, { as: bob })).body.members.map((m: { user: string }) => m.user)).toEqual([carol.user.id]);
-    await refused(t, () => t.rpc('GET', 'organization', { organization: o }, { as: alice }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('GET', 'organization', { organization: o }, { as: alice }), 403, 'NOT_FOUND');
   });
 });
 

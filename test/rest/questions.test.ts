@@ -409,7 +409,7 @@ describe('questions in a Quiz set', () => {
     expect(await t.db.prisma.quizItem.count({ where: { quizId: quiz.id } })).toBe(1);
     expect((await t.rpc('GET', 'question', { id: 'in-quiz', quiz: quiz.id }, { as: author })).body).toEqual({ question: row.id, id: 'in-quiz', active: true });
 
-    await refused(() => post({ ...valid, id: 'in-quiz', quiz: quiz.id }, stranger), 403, 'PERMISSION_DENIED');
+    await refused(() => post({ ...valid, id: 'in-quiz', quiz: quiz.id }, stranger), 403, 'NOT_FOUND');
     // A granted modify rule on the Quiz set lets another user write its questions.
     await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz.id, userId: stranger.user.id, level: 'view' } });
     await refused(() => post({ ...valid, id: 'in-quiz', quiz: quiz.id }, stranger), 403, 'PERMISSION_DENIED');
@@ -490,7 +490,7 @@ describe('DELETE question', () => {
     const row = await create({ id: 'doomed', quiz: quiz.id, attachment: `notes.txt=${Buffer.from('hello').toString('base64')}` });
     const fileIds = (await t.db.prisma.questionMedia.findMany({ where: { questionId: row.id } })).map((m) => m.fileId);
     expect(fileIds).toHaveLength(1);
-    await refused(() => t.rpc('DELETE', 'question', { id: 'doomed', quiz: quiz.id }, { as: stranger }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('DELETE', 'question', { id: 'doomed', quiz: quiz.id }, { as: stranger }), 403, 'NOT_FOUND');
     const r = await t.rpc('DELETE', 'question', { id: 'doomed', quiz: quiz.id }, { as: author });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ question: row.id, id: 'doomed', success: true });

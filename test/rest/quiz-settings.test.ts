@@ -21,7 +21,7 @@ describe('GET quiz:settings', () => {
     const viewer = await t.newCaller('get-viewer');
     await grant(t, quiz, viewer, 'view');
     expect(await ok(t, 'GET', 'quiz:settings', { quiz }, viewer)).toEqual(body);
-    expectError(await t.rpc('GET', 'quiz:settings', { quiz }, { as: await t.newCaller('get-stranger') }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'quiz:settings', { quiz }, { as: await t.newCaller('get-stranger') }), 403, 'NOT_FOUND');
     expectError(await t.rpc('GET', 'quiz:settings', {}, { as: me }), 403, 'MISSING_ARGUMENT', 'quiz');
   });
 });
@@ -149,8 +149,8 @@ describe('PUT quiz:settings', () => {
     await refused(t, () => t.rpc('PUT', 'quiz:settings', { quiz: target, source: 'qz_nothing' }, { as: me }), 403, 'NOT_FOUND', 'source');
     const other = await t.newCaller('put-refused-other');
     const foreign = await newQuiz(t, other);
-    await refused(t, () => t.rpc('PUT', 'quiz:settings', { quiz: target, source: foreign }, { as: me }), 403, 'PERMISSION_DENIED');
-    await refused(t, () => t.rpc('PUT', 'quiz:settings', { quiz: foreign, source }, { as: me }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('PUT', 'quiz:settings', { quiz: target, source: foreign }, { as: me }), 403, 'NOT_FOUND');
+    await refused(t, () => t.rpc('PUT', 'quiz:settings', { quiz: foreign, source }, { as: me }), 403, 'NOT_FOUND');
     // Viewing the source is enough.
     await grant(t, foreign, me, 'view');
     await ok(t, 'PUT', 'quiz:settings', { quiz: target, source: foreign }, me);

@@ -52,8 +52,8 @@ describe('POST quiz and GET quiz', () => {
     await refused(t, post({ title: 'x', copy_questions: 'qz_nothing' }), 403, 'NOT_FOUND', 'copy_questions');
     const other = await t.newCaller('create-invalid-other');
     const foreign = await newQuiz(t, other);
-    await refused(t, post({ title: 'x', copy_settings: foreign }), 403, 'PERMISSION_DENIED');
-    await refused(t, post({ title: 'x', copy_questions: foreign }), 403, 'PERMISSION_DENIED');
+    await refused(t, post({ title: 'x', copy_settings: foreign }), 403, 'NOT_FOUND');
+    await refused(t, post({ title: 'x', copy_questions: foreign }), 403, 'NOT_FOUND');
   });
 
   it('copy_settings copies the settings of a Quiz set the caller may view (no round time for a TEST set)', async () => {
@@ -193,7 +193,7 @@ describe('PATCH quiz', () => {
     await ok(t, 'PATCH', 'quiz', { quiz, title: 'By colleague' }, colleague);
     expect((await row(quiz)).title).toBe('By colleague');
     const stranger = await t.newCaller('patch-stranger');
-    expectError(await t.rpc('GET', 'quiz', { quiz }, { as: stranger }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'quiz', { quiz }, { as: stranger }), 403, 'NOT_FOUND');
   });
 });
 
@@ -311,7 +311,7 @@ describe('quiz:questions', () => {
     expect((await ok(t, 'GET', 'quiz:questions', { quiz }, viewer)).items).toHaveLength(1);
     await refused(t, () => t.rpc('POST', 'quiz:questions', { quiz, questions: q, group: 'G' }, { as: viewer }), 403, 'PERMISSION_DENIED');
     await refused(t, () => t.rpc('DELETE', 'quiz:questions', { quiz, questions: q }, { as: viewer }), 403, 'PERMISSION_DENIED');
-    expectError(await t.rpc('GET', 'quiz:questions', { quiz }, { as: await t.newCaller('items-stranger') }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'quiz:questions', { quiz }, { as: await t.newCaller('items-stranger') }), 403, 'NOT_FOUND');
   });
 
   it('DELETE removes questions from the set, or only from the given group; groups left empty go too', async () => {
@@ -365,6 +365,6 @@ describe('GET quiz:skills', () => {
       ],
     });
     expect(await ok(t, 'GET', 'quiz:skills', { quiz: await newQuiz(t, me) }, me)).toMatchObject({ skills: [] });
-    expectError(await t.rpc('GET', 'quiz:skills', { quiz }, { as: await t.newCaller('skills-stranger') }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'quiz:skills', { quiz }, { as: await t.newCaller('skills-stranger') }), 403, 'NOT_FOUND');
   });
 });

@@ -210,9 +210,9 @@ describe('GET tag', () => {
 
   it('needs view permission on the tag', async () => {
     for (const who of [plain, outsider, editor]) {
-      await refused(() => t.rpc('GET', 'tag', { tag: personalTag }, { as: who }), 403, 'PERMISSION_DENIED');
+      await refused(() => t.rpc('GET', 'tag', { tag: personalTag }, { as: who }), 403, 'NOT_FOUND');
     }
-    await refused(() => t.rpc('GET', 'tag', { tag: outsiderTag }, { as: director }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('GET', 'tag', { tag: outsiderTag }, { as: director }), 403, 'NOT_FOUND');
     await refused(() => t.rpc('GET', 'tag', {}, { as: director }), 403, 'MISSING_ARGUMENT', 'tag');
     await refused(() => t.rpc('GET', 'tag', { tag: 'tag_nothing' }, { as: director }), 403, 'NOT_FOUND', 'tag');
     for (const method of ['POST', 'PATCH', 'DELETE']) {
@@ -274,11 +274,11 @@ describe.each(TYPES)('%s:tags and %s:tag', (type) => {
     const id = content[type];
     await attach(orgTag, type, id);
     try {
-      await refused(() => t.rpc('GET', `${type}:tags`, { [type]: id }, { as: outsider }), 403, 'PERMISSION_DENIED');
+      await refused(() => t.rpc('GET', `${type}:tags`, { [type]: id }, { as: outsider }), 403, 'NOT_FOUND');
       for (const method of ['GET', 'POST', 'DELETE']) {
         // With a tag of its own, and with the content's tag.
         for (const tag of [outsiderTag, orgTag]) {
-          await refused(() => t.rpc(method, `${type}:tag`, { [type]: id, tag }, { as: outsider }), 403, 'PERMISSION_DENIED');
+          await refused(() => t.rpc(method, `${type}:tag`, { [type]: id, tag }, { as: outsider }), 403, 'NOT_FOUND');
         }
       }
     } finally {
@@ -315,10 +315,10 @@ describe('permissions on content tags', () => {
       status: true,
     });
     // Reading the attachment of a tag it may not view is refused, attached or not.
-    await refused(() => t.rpc('GET', 'class:tag', { class: classId, tag: personalTag }, { as: reader }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('GET', 'class:tag', { class: classId, tag: personalTag }, { as: reader }), 403, 'NOT_FOUND');
     // Content level none: no view on the content.
-    await refused(() => t.rpc('GET', 'class:tags', { class: classId }, { as: plain }), 403, 'PERMISSION_DENIED');
-    await refused(() => t.rpc('GET', 'class:tag', { class: classId, tag: orgTag }, { as: plain }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('GET', 'class:tags', { class: classId }, { as: plain }), 403, 'NOT_FOUND');
+    await refused(() => t.rpc('GET', 'class:tag', { class: classId, tag: orgTag }, { as: plain }), 403, 'NOT_FOUND');
   });
 
   it('needs modify on the content to attach or detach', async () => {
@@ -334,17 +334,17 @@ describe('permissions on content tags', () => {
 
   it('needs view on the tag to attach or detach it', async () => {
     const classId = await makeContent('class', director, orgId);
-    await refused(() => t.rpc('POST', 'class:tag', { class: classId, tag: personalTag }, { as: editor }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('POST', 'class:tag', { class: classId, tag: personalTag }, { as: editor }), 403, 'NOT_FOUND');
     // Nor may it detach a tag it cannot see that someone else attached.
     await attach(personalTag, 'class', classId);
-    await refused(() => t.rpc('DELETE', 'class:tag', { class: classId, tag: personalTag }, { as: editor }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('DELETE', 'class:tag', { class: classId, tag: personalTag }, { as: editor }), 403, 'NOT_FOUND');
     expect(await attached(personalTag, 'class', classId)).toBe(1);
   });
 
   it('follows explicit permission rules on content and tags', async () => {
     const videoId = await makeContent('video', director, null);
     const args = { video: videoId, tag: personalTag };
-    await refused(() => t.rpc('GET', 'video:tags', { video: videoId }, { as: ruler }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('GET', 'video:tags', { video: videoId }, { as: ruler }), 403, 'NOT_FOUND');
     await rule(ruler, 'video', videoId, 'view');
     expect(await ok('GET', 'video:tags', { video: videoId }, ruler)).toEqual({ tags: [] });
     await rule(ruler, 'tag', personalTag, 'view');

@@ -197,12 +197,13 @@ describe('who may manage webhooks', () => {
     expect((await t.rpc('GET', 'organization:webhook', { organization: org, webhook }, { as: orgAdmin })).status).toBe(200);
 
     const before = await t.db.prisma.webhook.count({ where: { organizationId: org } });
-    for (const as of [member, outsider]) {
-      expectError(await t.rpc('POST', 'organization:webhook', base, { as }), 403, 'PERMISSION_DENIED');
-      expectError(await t.rpc('GET', 'organization:webhook', { organization: org, webhook }, { as }), 403, 'PERMISSION_DENIED');
-      expectError(await t.rpc('PATCH', 'organization:webhook', { organization: org, webhook, active: false }, { as }), 403, 'PERMISSION_DENIED');
-      expectError(await t.rpc('DELETE', 'organization:webhook', { organization: org, webhook }, { as }), 403, 'PERMISSION_DENIED');
-      expectError(await t.rpc('POST', 'organization:webhook:trigger', { organization: org, webhook, data: '{}' }, { as }), 403, 'PERMISSION_DENIED');
+    // A member sees the organization and is refused; an outsider is told of no such organization.
+    for (const [as, code] of [[member, 'PERMISSION_DENIED'], [outsider, 'NOT_FOUND']] as const) {
+      expectError(await t.rpc('POST', 'organization:webhook', base, { as }), 403, code);
+      expectError(await t.rpc('GET', 'organization:webhook', { organization: org, webhook }, { as }), 403, code);
+      expectError(await t.rpc('PATCH', 'organization:webhook', { organization: org, webhook, active: false }, { as }), 403, code);
+      expectError(await t.rpc('DELETE', 'organization:webhook', { organization: org, webhook }, { as }), 403, code);
+      expectError(await t.rpc('POST', 'organization:webhook:trigger', { organization: org, webhook, data: '{}' }, { as }), 403, code);
     }
     expect(await t.db.prisma.webhook.count({ where: { organizationId: org } })).toBe(before);
     expect((await t.db.prisma.webhook.findUniqueOrThrow({ where: { id: webhook } })).active).toBe(true);

@@ -35,3 +35,15 @@ builder.queryFields((t) => ({
     resolve: (query, _root, _args, ctx) => results.ownPlays(ctx, query),
   }),
 }));
+
+builder.subscriptionFields((t) => ({
+  examResultFinished: t.prismaField({
+    type: 'Play',
+    description:
+      'Each play of the exam as it finishes (or an educator grades it), for live dashboards: report permission on the exam. ' +
+      'Over server-sent events (Accept: text/event-stream); with Redis configured, plays finished on any instance arrive.',
+    args: { exam: t.arg.id({ required: true }) },
+    subscribe: (_root, args, ctx) => results.watchExamResults(ctx, args.exam),
+    resolve: (query, event: { play: string }, _args, ctx) => results.announcedPlay(ctx, event.play, query),
+  }),
+}));

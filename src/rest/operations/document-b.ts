@@ -5,10 +5,11 @@ import { PAGING, bool, code, codes, datetime, either, file, hash, int, list, num
  * Document B: exams, exam settings, user data fields, journeys, results and certificates, Quiz
  * sets, grading presets and questions.
  *
- * Deliberately absent: GET `exam:journey` and POST `exam:certificates` ("Further endpoints
- * referred to above ...: not shown"), and the endpoint of the journey user-state record (its path
- * and method are not shown). GET/POST `exam:round`, also not shown, are this service's additions
- * (`documentBAdditions`, designed in the README's "Exams").
+ * Deliberately absent: nothing. GET/POST `exam:round`, POST `exam:certificates` and GET
+ * `exam:journey` ("Further endpoints referred to above ...: not shown"), and GET
+ * `exam:journey:user` (the journey user-state record, whose path and method are not shown) are
+ * this service's additions (`documentBAdditions`, designed in the README's "Exams",
+ * "Certificates" and "Journeys").
  */
 
 /** Named by Document B with methods, but their contract is not shown; the catalogue leaves them out. */
@@ -127,7 +128,7 @@ const ISSUES = 'issues?[level, code, node:string/null, output:string/null, messa
 const JOURNEY_DRAFT = [
   '$schema:url, schema:integer, exam, journey, active:boolean, version:integer, published:datetime/null, graph',
   'unpublished_changes:boolean, settings:hash',
-  'nodes[node, type, label, position{x:number, y:number}, config:hash, next:hash, marker, title, content]',
+  'nodes[node, type, label:string/null, position{x:number, y:number}, config:hash, next:hash, marker, title:string/null, content:string/null]',
   `${ISSUES}, publishable?:boolean`,
 ].join(', ');
 
@@ -226,6 +227,30 @@ export const documentBAdditions: readonly Operation[] = [
   ...op(exams, 'exam:round', 'POST', {
     args: [req(code('exam'))],
     output: 'exam, round:integer, start:datetime, closed:integer',
+    addition: true,
+  }),
+  ...op(results, 'exam:certificates', 'POST', {
+    args: [req(code('exam'))],
+    output: 'exam, issued:integer, certificates[play, user, serial?, expires?:date]',
+    addition: true,
+  }),
+  ...op(journeys, 'exam:journey', 'GET', {
+    args: [req(code('exam', { note: 'starting exam' }))],
+    output: [
+      'exam, journey, title:string/null, active:boolean, version:integer, published:datetime/null',
+      'users[total:integer, active:integer, waiting:integer, error:integer, completed:integer, stopped:integer]',
+      'nodes[node, type, label:string/null, users:integer, active:integer, waiting:integer, error:integer]',
+    ].join(', '),
+    addition: true,
+  }),
+  ...op(journeys, 'exam:journey:user', 'GET', {
+    args: [req(code('exam', { note: 'starting exam' })), req(code('user'))],
+    output: [
+      'exam, journey:string/null, user, status:string/null, outcome?:string/null, error?, run:integer, step:hash/null, wait_until?:datetime',
+      'time_start:datetime, time_end:datetime/null, steps_completed:integer, steps_total:integer, steps_remaining:integer/null, flags?:hash',
+      'history[run:integer, visit:integer, step, marker?, type, title?, content?, outcome:string/null, status, time_start:datetime, time_end:datetime/null, time_spent?:integer, result?:number, successful?:boolean, grade?, play?, skills?:hash, decisions[decision, type, title:string/null, output:string/null, label:string/null]]',
+      'events[run:integer, type, source, from:hash, to:hash, operator:string/null, time:datetime]',
+    ].join(', '),
     addition: true,
   }),
 ];

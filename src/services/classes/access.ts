@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import type { Class, ClassAssignment, ClassMember, Prisma } from '../../generated/prisma/client.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
+import { ArgumentError } from '../../errors.ts';
 import { allowedWhere, denied } from '../../auth/policy.ts';
 import type { ActionOn } from '../../auth/actions.ts';
 import { loaders } from '../loaders.ts';
@@ -58,19 +58,28 @@ export async function visibleSubmissionsWhere(ctx: Context): Promise<Prisma.Assi
 /** What an action needs: `read` is view permission or an active membership; otherwise the policy's answer. */
 export type Need = 'read' | ActionOn<'class'>;
 
+/** The ids among `ids` of classes matching `rule`. */
+async function matching(ctx: Context, ids: string[], rule: Prisma.ClassWhereInput): Promise<Set<string>> {
+  return new Set((await ctx.db.class.findMany({ where: { AND: [{ id: { in: ids } }, rule] }, select: { id: true } })).map((c) => c.id));
+}
+
 /**
- * The classes named by `codes`, in order and without repeats. Every one must exist (NOT_FOUND
- * naming `argument`) and the viewer must hold what `need` says on every one; nothing is partly done.
+ * The classes named by `codes`, in order and without repeats. Every one must exist and be visible
+ * to the viewer (NOT_FOUND naming `argument` otherwise: a class the viewer may not see is answered
+ * as one that does not exist), and the viewer must hold what `need` says on every one
+ * (PERMISSION_DENIED); nothing is partly done.
  */
 export async function findClasses(ctx: Context, codes: string[], argument: string, need: Need, query: ClassSelection = {}): Promise<Class[]> {
   const ids = [...new Set(codes)];
   const found = new Map((await ctx.db.class.findMany({ ...query, where: { id: { in: ids } } })).map((c) => [c.id, c]));
+  const unknown = (id: string) => new ArgumentError(argument, `no class with identification string '${id}'`, 'NOT_FOUND');
   const missing = ids.find((id) => !found.has(id));
-  if (missing) throw new ArgumentError(argument, `no class with identification string '${missing}'`, 'NOT_FOUND');
+  if (missing) throw unknown(missing);
   if (!ctx.viewer.user.admin) {
-    const rule = need === 'read' ? await visibleClassesWhere(ctx) : await classesAllowing(ctx, need);
-    const allowed = await ctx.db.class.count({ where: { AND: [{ id: { in: ids } }, rule] } });
-    if (allowed < ids.length) throw need === 'read' ? new PermissionError('You may not see this class') : denied(need);
+    const visible = await matching(ctx, ids, await visibleClassesWhere(ctx));
+    const hidden = ids.find((id) => !visible.has(id));
+    if (hidden) throw unknown(hidden);
+    if (need !== 'read' && (await matching(ctx, ids, await classesAllowing(ctx, need))).size < ids.length) throw denied(need);
   }
   return ids.map((id) => found.get(id)!);
 }
@@ -80,8 +89,12 @@ export const findClass = async (ctx: Context, code: string, need: Need, query: C
 
 export async function findAssignment(ctx: Context, code: string, need: Need, query: AssignmentSelection = {}): Promise<ClassAssignment> {
   const assignment = await ctx.db.classAssignment.findUnique({ ...query, where: { id: code } });
-  if (!assignment) throw new ArgumentError('assignment', `no assignment with identification string '${code}'`, 'NOT_FOUND');
-  await findClass(ctx, assignment.classId, need);
+  const unknown = new ArgumentError('assignment', `no assignment with identification string '${code}'`, 'NOT_FOUND');
+  if (!assignment) throw unknown;
+  // An assignment of a class the viewer may not see is as unknown as the class.
+  await findClass(ctx, assignment.classId, need).catch((error: unknown) => {
+    throw error instanceof ArgumentError && error.code === 'NOT_FOUND' ? unknown : error;
+  });
   return assignment;
 }
 

@@ -40,7 +40,7 @@ export async function viewableContentWhere(ctx: Context, type: MinimalType, sear
 async function findContent(ctx: Context, type: MinimalType, id: string, verb: 'read' | 'update' | 'delete', query: ContentSelection = {}): Promise<MinimalContent> {
   const content = await table(ctx.db, type).findUnique({ ...query, where: { id } });
   if (!content) throw unknownContent(type, id, 'id');
-  await assertCan(ctx, `${type}:${verb}`, content);
+  await assertCan(ctx, `${type}:${verb}`, content, unknownContent(type, id, 'id'));
   return content;
 }
 

@@ -51,10 +51,10 @@ export async function loadContent(db: Reader, type: ContentType, id: string, arg
   return found;
 }
 
-/** One piece of content on which the viewer may do `action` (NOT_FOUND, then PERMISSION_DENIED). */
+/** One piece of content on which the viewer may do `action` (NOT_FOUND, also when the viewer may not view it; then PERMISSION_DENIED). */
 export async function contentFor(ctx: Context, action: Action, id: string, argument?: string): Promise<ContentRecord> {
   const content = await loadContent(ctx.db, typeOf(action), id, argument);
-  await assertCan(ctx, action, content);
+  await assertCan(ctx, action, content, unknownContent(typeOf(action), id, argument));
   return content;
 }
 

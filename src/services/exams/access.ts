@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import type { Exam, Prisma } from '../../generated/prisma/client.ts';
-import { allowedWhere, canEach, denied } from '../../auth/policy.ts';
+import { allowedWhere, assertCan } from '../../auth/policy.ts';
 import type { ActionOn } from '../../auth/actions.ts';
 import { contentTypeRegistry } from '../content/content-types.ts';
 import { unknownContent } from '../content/records.ts';
@@ -17,7 +17,7 @@ const live = contentTypeRegistry.exam.live;
  * The exam named by `code`, once the viewer may do `action` on it. A caller that may not even view
  * it gets the answer of an identification string of nothing (403 NOT_FOUND naming `argument`), so
  * no caller learns that an exam it may not see exists; one that may view it but lacks the level
- * gets 403 PERMISSION_DENIED. One round of statements for both checks.
+ * gets 403 PERMISSION_DENIED.
  */
 export async function findExam<S extends Selection<'Exam'> = {}>(
   ctx: Context,
@@ -28,12 +28,7 @@ export async function findExam<S extends Selection<'Exam'> = {}>(
 ): Promise<Exam> {
   const exam = await ctx.db.exam.findFirst({ ...(query ?? {}), where: { id: code, ...live } });
   if (!exam) throw unknownContent('exam', code, argument);
-  const [viewable, allowed] = await canEach(ctx, [
-    ['exam:read', exam],
-    [action, exam],
-  ]);
-  if (!viewable) throw unknownContent('exam', code, argument);
-  if (!allowed) throw denied(action);
+  await assertCan(ctx, action, exam, unknownContent('exam', code, argument));
   return exam;
 }
 

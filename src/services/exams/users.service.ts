@@ -7,6 +7,7 @@ import { parseInput } from '../validation.ts';
 import type { Window } from '../selection.ts';
 import { restoreArchivedResults } from '../plays/results.service.ts';
 import { findExam } from './access.ts';
+import { unknownContent } from '../content/records.ts';
 import * as s from './exams.schemas.ts';
 
 /**
@@ -73,6 +74,6 @@ export async function removeExamUsers(ctx: Context, raw: Record<string, unknown>
 
 /** The examinees of an exam at hand (a GraphQL parent), for a viewer with report permission on it. */
 export async function examineesFor(ctx: Context, exam: Exam, window: Window<'User'> = {}): Promise<User[]> {
-  await assertCan(ctx, 'exam:users:read', exam);
+  await assertCan(ctx, 'exam:users:read', exam, unknownContent('exam', exam.id));
   return examineesOf(ctx, exam.id, window);
 }

@@ -7,7 +7,7 @@ import { sha256 } from '../../auth/secrets.ts';
 /**
  * Stored files: bytes kept in the database (StoredFile), so they are as durable as the rows that
  * use them, are backed up with them and need no shared disk between instances. Files are small
- * (question media, exports); MAX_FILE_BYTES bounds each one.
+ * (question media, exports, certificates); MAX_FILE_BYTES bounds each one.
  */
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -46,12 +46,21 @@ export const fileLink = (platform: Pick<Platform, 'config'>, token: string) => `
 
 export type LinkedFile = { status: 'ok'; file: StoredFile } | { status: 'expired' } | { status: 'missing' };
 
+/** The end of the UTC day `days` from now: links are valid until then. */
+export function endOfDay(days: number, now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days, 23, 59, 59, 999));
+}
+
 /**
- * The file behind a `/files/<token>` link. Links are question export links (QuestionExport); the
- * token itself is the credential, so the page needs no sign-in, and only its digest is stored.
+ * The file behind a `/files/<token>` link. Links are question export links (QuestionExport) and
+ * certificate downloads (CertificateLink); the token itself is the credential, so the page needs
+ * no sign-in, and only its digest is stored.
  */
 export async function openLinkedFile(platform: Pick<Platform, 'db'>, token: string, now = new Date()): Promise<LinkedFile> {
-  const link = await platform.db.questionExport.findUnique({ where: { tokenHash: sha256(token) }, include: { file: true } });
+  const tokenHash = sha256(token);
+  const link =
+    (await platform.db.questionExport.findUnique({ where: { tokenHash }, include: { file: true } })) ??
+    (await platform.db.certificateLink.findUnique({ where: { tokenHash }, include: { file: true } }));
   if (!link) return { status: 'missing' };
   if (link.validUntil <= now) return { status: 'expired' };
   return { status: 'ok', file: link.file };

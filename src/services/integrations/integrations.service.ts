@@ -23,8 +23,9 @@ type IntegrationSelection = Selection<'Integration'>;
  */
 async function findIntegration(ctx: Context, code: string, action: ActionOn<'integration'>, query: IntegrationSelection = {}): Promise<Integration> {
   const integration = await ctx.db.integration.findUnique({ ...query, where: { id: code } });
-  if (!integration) throw new ArgumentError('integration', `no integration with identification string '${code}'`, 'NOT_FOUND');
-  await assertCan(ctx, action, integration);
+  const unknown = new ArgumentError('integration', `no integration with identification string '${code}'`, 'NOT_FOUND');
+  if (!integration) throw unknown;
+  await assertCan(ctx, action, integration, unknown);
   return integration;
 }
 

@@ -57,9 +57,7 @@ export class Notifier {
   async enqueue(tx: Tx, message: Message): Promise<void> {
     // Outside a transaction, one is opened: a message without its job would never be sent.
     if (isClient(tx)) return tx.$transaction((inner) => this.enqueue(inner, message));
-    const id = newId('Notification');
-    await tx.notification.create({ data: { id, ...message } });
-    await enqueue(tx, deliverNotification, { notification: id }, { dedupeKey: id });
+    await enqueueMessage(tx, message);
   }
 
   /** Sends what is due now, with this notifier's transport; answers how many were sent or recorded. */
@@ -83,6 +81,13 @@ export class Notifier {
       throw error;
     }
   }
+}
+
+/** Writes a message and its delivery job in the caller's transaction (work done by the system). */
+export async function enqueueMessage(tx: Prisma.TransactionClient, message: Message): Promise<void> {
+  const id = newId('Notification');
+  await tx.notification.create({ data: { id, ...message } });
+  await enqueue(tx, deliverNotification, { notification: id }, { dedupeKey: id });
 }
 
 export const deliverNotification = defineTask(

@@ -16,17 +16,20 @@ import * as s from './organizations.schemas.ts';
 type Tx = Prisma.TransactionClient;
 type OrganizationSelection = Selection<'Organization'>;
 
+const unknownOrganization = (code: string, argument = 'organization') =>
+  new ArgumentError(argument, `no organization with identification string '${code}'`, 'NOT_FOUND');
+
 /**
  * Loads an organization the viewer may view (a member, its owner, an instance administrator, or
  * through a permission rule) with what the viewer may do in it. Unknown: NOT_FOUND naming the
- * argument; not the viewer's: 403.
+ * argument, as for one the viewer may not view.
  */
 export async function organizationFor(ctx: Context, code: string, argument = 'organization', query: OrganizationSelection = {}): Promise<OrganizationAccess> {
   const organization = await ctx.db.organization.findUnique({ ...query, where: { id: code } });
-  if (!organization) throw new ArgumentError(argument, `no organization with identification string '${code}'`, 'NOT_FOUND');
+  if (!organization) throw unknownOrganization(code, argument);
   const access = await organizationAccess(ctx.db, ctx.viewer, organization);
   // Managers and members view it; only the others need their rules looked up.
-  if (!access.manager && !access.membership) await assertCan(ctx, 'organization:read', organization);
+  if (!access.manager && !access.membership) await assertCan(ctx, 'organization:read', organization, unknownOrganization(code, argument));
   return access;
 }
 
@@ -118,7 +121,7 @@ export async function createOrganization(ctx: Context, raw: Record<string, unkno
 export async function updateOrganization(ctx: Context, raw: Record<string, unknown>, query: OrganizationSelection = {}): Promise<Organization> {
   const input = parseInput(s.updateOrganization, raw);
   const access = await organizationFor(ctx, input.organization, 'organization', query);
-  await assertCan(ctx, 'organization:update', access.organization);
+  await assertCan(ctx, 'organization:update', access.organization, unknownOrganization(input.organization));
   await checkPrivileged(ctx, input.domain);
   const { organization } = access;
   const data: Prisma.OrganizationUpdateInput = {};
@@ -142,8 +145,9 @@ export async function updateOrganization(ctx: Context, raw: Record<string, unkno
 
 /** Deletes the organization with its memberships, departments, competencies, webhooks, rules and tags. */
 export async function deleteOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
-  const access = await organizationFor(ctx, parseInput(s.organizationRef, raw).organization);
-  await assertCan(ctx, 'organization:delete', access.organization);
+  const code = parseInput(s.organizationRef, raw).organization;
+  const access = await organizationFor(ctx, code);
+  await assertCan(ctx, 'organization:delete', access.organization, unknownOrganization(code));
   await ctx.db.$transaction(async (tx) => {
     await tx.organization.delete({ where: { id: access.organization.id } });
     await forgetContent(tx, 'organization', access.organization.id);

@@ -6,7 +6,7 @@ import type { Level } from '../../auth/levels.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
-import { changeOwner, contentFor, findContents, loadContent, type ContentRecord } from '../content/records.ts';
+import { changeOwner, contentFor, findContents, loadContent, unknownContent, type ContentRecord } from '../content/records.ts';
 import type { ContentType } from '../content/content-types.ts';
 import * as s from './permissions.schemas.ts';
 
@@ -71,7 +71,7 @@ export interface PermissionChange {
 async function ruleChange(ctx: Context, type: ContentType, raw: Record<string, unknown>, parameter: string, verb: 'grant' | 'revoke') {
   const input = parseInput(s.permissionInput(type, parameter), raw);
   const content = await loadContent(ctx.db, type, input.content, parameter);
-  const own = await assertCan(ctx, `${type}:permission:${verb}`, content);
+  const own = await assertCan(ctx, `${type}:permission:${verb}`, content, unknownContent(type, input.content, parameter));
   if (rank(type, input.permission) > rank(type, own)) {
     throw new PermissionError(`You cannot ${verb} ${input.permission}: it is above your own level (${own})`);
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { code, float, int, obeysInputRules } from '../validation.ts';
+import { code, float, int, json, obeysInputRules, oneOf, text } from '../validation.ts';
+import { language } from '../quizzes/quizzes.schemas.ts';
 
 /** The inputs of the player and of results, defined once for GraphQL and REST. */
 
@@ -33,3 +34,19 @@ export const gradeAnswer = z.object({ play: code(), question: code(), points: fl
 
 export const quizResults = z.object({ quiz: code(), user: code() });
 export const examResults = z.object({ exam: code(), user: code() });
+
+
+/** POST `exam:results:export`. */
+export const exportResults = z.object({
+  exam: code(),
+  format: oneOf(['csv', 'xlsx']).optional(),
+  preset: oneOf(['default', 'answers']).default('default'),
+  sort: oneOf(['default', 'name']).optional(),
+  round: int(1, 1_000_000).optional(),
+  filters: json()
+    // Each value, an option or a list of them, is checked against its field (results-export.ts).
+    .pipe(z.record(text(1, 255), z.unknown(), { error: 'must be an object keyed by the label of a select field' }))
+    .refine((v) => Object.keys(v).length <= 100, 'must name at most 100 fields')
+    .optional(),
+  language: language.optional(),
+});

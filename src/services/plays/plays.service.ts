@@ -17,6 +17,7 @@ import { deriveStatus } from '../exams/status.ts';
 import { runSettingsOf } from '../exams/settings-status.ts';
 import { unknownPlay } from './play-access.ts';
 import { settlePlay } from './settle.ts';
+import { onPlaySettled } from '../journeys/runtime.ts';
 import { pointsMaximumOf } from './scoring.ts';
 import { announceResult } from './result-events.ts';
 import * as s from './plays.schemas.ts';
@@ -85,12 +86,12 @@ function deadlineOf(rules: PlayRules, now: Date, exam: Exam | null): Date | null
 }
 
 /** The open play of the user to continue (exam, or practice of a Quiz set), if its deadline has not passed; an overdue one is finished. */
-async function openPlay(ctx: Context, tx: Tx, where: Prisma.PlayWhereInput, now: Date): Promise<Play | null> {
+async function openPlay(ctx: Context, tx: Tx, where: Prisma.PlayWhereInput, now: Date, finished: FinishedPlays): Promise<Play | null> {
   const open = await tx.play.findFirst({ where: { ...where, userId: ctx.viewer.user.id, status: 'open' }, orderBy: { timeStart: 'desc' } });
   if (!open) return null;
   await lockPlay(tx, open.id);
   if (open.deadline && open.deadline <= now) {
-    await finishLocked(ctx, tx, open, now);
+    await finishLocked(ctx, tx, open, now, finished);
     return null;
   }
   return open;
@@ -128,28 +129,32 @@ async function startExamPlay(ctx: Context, examId: string, now: Date): Promise<s
   const [rules] = await examRules(ctx.db, [exam]);
   const run = (await runSettingsOf(ctx, [exam.id])).get(exam.id)!;
   const questionIds = rules!.questionless ? [] : await questionOrder(ctx, exam.quiz);
-  return ctx.db.$transaction(async (tx) => {
+  const finished = new FinishedPlays();
+  const started = await ctx.db.$transaction(async (tx) => {
     // One start at a time per examinee: two concurrent starts cannot make two attempts.
     await tx.$queryRaw`SELECT "userId" FROM "ExamUser" WHERE "examId" = ${examId} AND "userId" = ${ctx.viewer.user.id} FOR UPDATE`;
-    const open = await openPlay(ctx, tx, { examId }, now);
+    const open = await openPlay(ctx, tx, { examId }, now, finished);
     if (open) return open.id;
     const status = deriveStatus(exam, run, now);
     if (status !== 'ACTIVE') throw playError(`The exam is ${status}: new tests can be started only while it is ACTIVE`, 'EXAM_NOT_ACTIVE');
     await assertNotBlocked(ctx, tx, exam.id, now);
     const last = await tx.play.aggregate({ where: { examId, userId: ctx.viewer.user.id, round: exam.round }, _max: { attempt: true } });
     const play = await createPlay(ctx, tx, { exam, quiz: exam.quiz, rules: rules!, round: exam.round, attempt: (last._max.attempt ?? 0) + 1, questionIds, now });
-    if (rules!.questionless) await finishLocked(ctx, tx, play, now);
+    if (rules!.questionless) await finishLocked(ctx, tx, play, now, finished);
     return play.id;
   });
+  finished.announce(ctx);
+  return started;
 }
 
 async function startPracticePlay(ctx: Context, quizId: string, now: Date): Promise<string> {
   const quiz = await ctx.db.quizSet.findFirst({ where: { id: quizId, archived: false } });
   if (!quiz || !(await can(ctx, 'quiz:read', quiz))) throw new ArgumentError('quiz', `no Quiz set with identification string '${quizId}'`, 'NOT_FOUND');
   const questionIds = await questionOrder(ctx, quiz);
+  // Practice plays are not announced live (only exams have live dashboards), so nothing is collected.
   return ctx.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${ctx.viewer.user.id} FOR UPDATE`;
-    const open = await openPlay(ctx, tx, { examId: null, quizId }, now);
+    const open = await openPlay(ctx, tx, { examId: null, quizId }, now, new FinishedPlays());
     if (open) return open.id;
     await assertNotBlocked(ctx, tx, null, now);
     const last = await tx.play.aggregate({ where: { examId: null, quizId, userId: ctx.viewer.user.id }, _max: { attempt: true } });
@@ -236,27 +241,45 @@ export async function answerQuestion<S extends Selection<'PlayAnswer'>>(ctx: Con
 }
 
 /**
+ * Exam plays finished (or graded) in a transaction: live dashboards hear of them once it has
+ * committed, never of a result that was rolled back.
+ */
+class FinishedPlays {
+  private readonly plays: { id: string; examId: string | null }[] = [];
+  add(play: { id: string; examId: string | null }): void {
+    this.plays.push(play);
+  }
+  announce(ctx: Pick<Context, 'live'>): void {
+    for (const play of this.plays) if (play.examId) ctx.live.publish(play.examId, play.id);
+  }
+}
+
+/**
  * Finishes a locked open play: scores every answer, writes the totals, grade and success, drops
  * its timer and announces the result (webhooks, competencies) in the same transaction.
  */
-export async function finishLocked(ctx: Pick<Context, 'db'> | SystemContext, tx: Tx, play: Play, now: Date): Promise<void> {
+export async function finishLocked(ctx: Pick<Context, 'db'> | SystemContext, tx: Tx, play: Play, now: Date, finished: FinishedPlays): Promise<void> {
   const timeEnd = play.deadline && play.deadline < now ? play.deadline : now;
   const claimed = await tx.play.updateMany({ where: { id: play.id, status: 'open' }, data: { status: 'finished', timeEnd } });
   if (claimed.count === 0) return;
   await cancel(tx, finishOverduePlay, play.id);
   const settled = await settlePlay(tx, play.id, { score: true, rules: await rulesOf(tx, play) });
   await announceResult(tx, settled);
+  await onPlaySettled(tx, settled);
+  finished.add(settled);
 }
 
 /** Finishes the viewer's open play with the answers it has. */
 export async function finishPlay<S extends Selection<'Play'>>(ctx: Context, raw: Record<string, unknown>, query?: S): Promise<Play> {
   const input = parseInput(s.playRef, raw);
   const now = new Date();
+  const finished = new FinishedPlays();
   await ctx.db.$transaction(async (tx) => {
     const play = await ownPlay(ctx, tx, input.play);
     if (play.status !== 'open') throw playError('The play is finished already', 'PLAY_FINISHED');
-    await finishLocked(ctx, tx, play, now);
+    await finishLocked(ctx, tx, play, now, finished);
   });
+  finished.announce(ctx);
   return ctx.db.play.findUniqueOrThrow({ ...(query ?? {}), where: { id: input.play } });
 }
 
@@ -275,7 +298,8 @@ export async function gradeAnswer<S extends Selection<'PlayAnswer'>>(ctx: Contex
     : await canEach(ctx, [['quiz:read', found.quiz], ['quiz:update', found.quiz]]);
   if (!viewable || (found.exam?.archived ?? false)) throw unknownPlay(input.play);
   if (!allowed) throw new PermissionError(found.exam ? 'You need control permission on the exam to grade its answers' : 'You need modify permission on the Quiz set to grade its answers');
-  return ctx.db.$transaction(async (tx) => {
+  const graded = new FinishedPlays();
+  const saved = await ctx.db.$transaction(async (tx) => {
     await lockPlay(tx, input.play);
     const play = await tx.play.findUniqueOrThrow({ where: { id: input.play } });
     if (play.status !== 'finished') throw playError('Answers are graded once the play is finished', 'PLAY_NOT_FINISHED');
@@ -283,9 +307,13 @@ export async function gradeAnswer<S extends Selection<'PlayAnswer'>>(ctx: Contex
     if (!answer) throw new ArgumentError('question', `play '${play.id}' has no answer to it`, 'NOT_FOUND');
     if (input.points > answer.pointsMaximum) throw new ArgumentError('points', `must be at most the question's maximum, ${answer.pointsMaximum}`);
     await tx.playAnswer.update({ where: { playId_questionId: { playId: play.id, questionId: answer.questionId } }, data: { points: input.points, evaluated: true, gradedById: ctx.viewer.user.id } });
-    await settlePlay(tx, play.id, { score: false, rules: await rulesOf(tx, play) });
+    const settled = await settlePlay(tx, play.id, { score: false, rules: await rulesOf(tx, play) });
+    await onPlaySettled(tx, settled);
+    graded.add(settled);
     return tx.playAnswer.findUniqueOrThrow({ ...(query ?? {}), where: { playId_questionId: { playId: play.id, questionId: answer.questionId } } });
   });
+  graded.announce(ctx);
+  return saved;
 }
 
 /**
@@ -293,6 +321,7 @@ export async function gradeAnswer<S extends Selection<'PlayAnswer'>>(ctx: Contex
  * Enqueued with the play, so it survives restarts; finishing the play earlier drops it.
  */
 export const finishOverduePlay = defineTask('plays.finish-overdue', z.object({ play: z.string() }), async (ctx: SystemContext, { play: id }) => {
+  const finished = new FinishedPlays();
   await ctx.db.$transaction(async (tx) => {
     await lockPlay(tx, id);
     const play = await tx.play.findUnique({ where: { id } });
@@ -300,6 +329,7 @@ export const finishOverduePlay = defineTask('plays.finish-overdue', z.object({ p
     if (!play || play.status !== 'open' || !play.deadline) return;
     // Claimed by the database clock a moment before this one reaches the deadline: try again shortly.
     if (play.deadline > now) throw new Error(`play ${id} is not due until ${play.deadline.toISOString()}`);
-    await finishLocked(ctx, tx, play, now);
+    await finishLocked(ctx, tx, play, now, finished);
   });
+  finished.announce(ctx);
 });

@@ -33,7 +33,7 @@ export async function getPlayResult(ctx: Context, raw: Record<string, unknown>) 
  * The viewer reads results of `user` in the exam or Quiz set: as that user, or with report on
  * it. A caller that may not view it (and is not asking for itself) learns nothing of it.
  */
-async function assertMayList(ctx: Context, type: 'exam' | 'quiz', content: Exam | QuizSet | null, id: string, user: string): Promise<void> {
+export async function assertMayList(ctx: Context, type: 'exam' | 'quiz', content: Exam | QuizSet | null, id: string, user: string): Promise<void> {
   const notFound = type === 'exam' ? unknownContent('exam', id) : new ArgumentError('quiz', `no Quiz set with identification string '${id}'`, 'NOT_FOUND');
   if (!content) throw notFound;
   if (user === ctx.viewer.user.id) return;
@@ -58,6 +58,24 @@ export async function listExamResults(ctx: Context, raw: Record<string, unknown>
   await assertMayList(ctx, 'exam', exam, input.exam, input.user);
   const plays = await ctx.db.play.findMany({ where: { examId: input.exam, userId: input.user, archived: false }, orderBy: order });
   return plays.map(examPlayResult);
+}
+
+/**
+ * Plays of an exam as they finish or are graded, for a live dashboard: report permission on the
+ * exam, checked once when the subscription starts. A caller that may not view the exam learns
+ * nothing of it.
+ */
+export async function watchExamResults(ctx: Context, examId: string): Promise<AsyncIterable<{ play: string }>> {
+  const exam = await ctx.db.exam.findFirst({ where: { id: examId, archived: false } });
+  const [view, report] = exam ? await canEach(ctx, [['exam:read', exam], ['exam:results:read', exam]]) : [false, false];
+  if (!exam || !view) throw unknownContent('exam', examId);
+  if (!report) throw new PermissionError('You need report permission on this exam to watch its results');
+  return ctx.live.subscribe(exam.id);
+}
+
+/** A play announced by `watchExamResults`, as the subscriber's query selects it. */
+export async function announcedPlay<S extends Selection<'Play'>>(ctx: Context, id: string, query?: S): Promise<Play> {
+  return ctx.db.play.findUniqueOrThrow({ ...(query ?? {}), where: { id } });
 }
 
 /** The user's current result of an exam: the latest finished, unarchived play of the current round. */

@@ -6,7 +6,7 @@ import { enqueue } from '../../jobs/queue.ts';
 import type { SystemContext } from '../../jobs/system.ts';
 import { defineTask } from '../../jobs/task.ts';
 import { audit } from '../audit/audit.service.ts';
-import { deleteFiles, fileLink, newLinkToken, storeFile } from '../files/files.service.ts';
+import { deleteFiles, endOfDay, fileLink, newLinkToken, storeFile } from '../files/files.service.ts';
 import type { Tolerance } from './answer-checker.ts';
 import { mediaText } from './media.ts';
 import type { QuestionData } from './question-input.ts';
@@ -61,11 +61,6 @@ export async function contractFields(ctx: Context, question: Question): Promise<
   for (const m of media) out[snake(m.field)] = mediaText(m.file.filename, m.file.data);
   if (skills.length > 0) out.skills = skills.map((s) => ({ identifier: s.identifier, title: s.title, ...(s.description && { description: s.description }) }));
   return out;
-}
-
-/** The end of the UTC day `days` from now. */
-function endOfDay(days: number, now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days, 23, 59, 59, 999));
 }
 
 export interface ExportLink {

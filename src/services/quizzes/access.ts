@@ -16,8 +16,9 @@ const live = contentTypeRegistry.quiz.live;
 /** The Quiz set named by `code` (NOT_FOUND naming `argument`), once the viewer may do `action` on it. */
 export async function findQuizSet(ctx: Context, code: string, action: ActionOn<'quiz'>, argument = 'quiz', query: Selection<'QuizSet'> = {}): Promise<QuizSet> {
   const quiz = await ctx.db.quizSet.findUnique({ ...query, where: { id: code, ...live } });
-  if (!quiz) throw new ArgumentError(argument, `no Quiz set with identification string '${code}'`, 'NOT_FOUND');
-  await assertCan(ctx, action, quiz);
+  const unknown = new ArgumentError(argument, `no Quiz set with identification string '${code}'`, 'NOT_FOUND');
+  if (!quiz) throw unknown;
+  await assertCan(ctx, action, quiz, unknown);
   return quiz;
 }
 

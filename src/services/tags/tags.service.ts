@@ -23,8 +23,9 @@ import * as s from './tags.schemas.ts';
 /** The tag named `id` (NOT_FOUND), on which the viewer may do `action` (PERMISSION_DENIED). */
 async function findTagFor(ctx: Context, id: string, action: ActionOn<'tag'>, query: Selection<'Tag'> = {}): Promise<Tag> {
   const tag = await ctx.db.tag.findUnique({ ...query, where: { id } });
-  if (!tag) throw new ArgumentError('tag', `no tag with identification string '${id}'`, 'NOT_FOUND');
-  await assertCan(ctx, action, tag);
+  const unknown = new ArgumentError('tag', `no tag with identification string '${id}'`, 'NOT_FOUND');
+  if (!tag) throw unknown;
+  await assertCan(ctx, action, tag, unknown);
   return tag;
 }
 
