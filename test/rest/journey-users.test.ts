@@ -12,7 +12,7 @@ import { asSystem } from '../../src/jobs/system.ts';
 import { serviceTasks } from '../../src/jobs/workers.ts';
 import { createPlatform } from '../../src/platform.ts';
 import { clock } from '../../src/services/exams/clock.ts';
-import type { JourneyNode } from '../../src/services/journeys/format.ts';
+import type { ConditionRule, JourneyNode } from '../../src/services/journeys/format.ts';
 
 /**
  * Users moving along a published journey, driven by real plays through GraphQL, timers run by the
@@ -116,6 +116,33 @@ describe('a user moved along exam -> condition -> wait -> end', () => {
     expect((await state(strict)).body.status).toBeNull();
     await play(strict, student, 'a');
     expect((await state(strict)).body).toMatchObject({ status: 'completed', outcome: 'completed' });
+  });
+
+  it('routes on the skills of the step\'s play: step.skill and node.skill, by points or percent', async () => {
+    const start = await newExam([student, stranger]);
+    const { questionId: question } = await t.db.prisma.quizItem.findFirstOrThrow({ where: { quiz: { exams: { some: { id: start } } } } });
+    const skill = await t.db.prisma.skill.create({ data: { id: newId('Skill'), ownerId: owner.user.id, identifier: 'alg', title: 'Algebra' } });
+    await t.db.prisma.questionSkill.create({ data: { questionId: question, skillId: skill.id } });
+    const rule = (field: ConditionRule['field'], param: string, measure: ConditionRule['measure'], value: number): ConditionRule => ({ field, param, measure, operator: 'gte', value });
+    await publishedJourney(start, [
+      { node: 'start', type: 'start', config: { complete_on: 'finish' }, next: { done: 'c' } },
+      {
+        node: 'c', type: 'condition',
+        config: { branches: [{ key: 'skilled', match: 'all', rules: [rule('step.skill', 'alg', 'percent', 100), rule('node.skill', 'start:alg', 'points', 1)] }] },
+        next: { skilled: 'yes', else: 'no' },
+      },
+      { node: 'yes', type: 'end', config: { outcome: 'skilled' }, next: {} },
+      { node: 'no', type: 'end', config: { outcome: 'unskilled' }, next: {} },
+    ]);
+    await play(start, student, 'a');
+    const skilled = await state(start);
+    expect(skilled.body).toMatchObject({ status: 'completed', outcome: 'skilled' });
+    expect(skilled.body.history[0].skills).toEqual({ alg: { points: 1, percent: 100 } });
+    await play(start, stranger, 'wrong');
+    const unskilled = await state(start, owner, stranger);
+    expect(unskilled.body).toMatchObject({ status: 'completed', outcome: 'unskilled' });
+    expect(unskilled.body.history[0].skills).toEqual({ alg: { points: 0, percent: 0 } });
+    await t.db.prisma.questionSkill.delete({ where: { questionId_skillId: { questionId: question, skillId: skill.id } } });
   });
 
   it('reads: the user themselves, the owner; a stranger learns nothing; an exam without journey answers NO_JOURNEY', async () => {

@@ -38,6 +38,8 @@ interface PlaySeed {
   archived?: boolean;
   points?: [number, number];
   answers?: { question: string; response: unknown; points: number; max?: number }[];
+  /** The questions the play asked; by default the answered ones. */
+  questions?: string[];
   grade?: string;
   successful?: boolean | null;
 }
@@ -65,7 +67,7 @@ async function play(exam: string, user: Caller, seed: PlaySeed = {}) {
       pointsCorrect: seed.points?.[1] ?? 0,
       grade: seed.grade ?? null,
       successful: seed.successful ?? null,
-      questionIds: answers.map((a) => a.question),
+      questionIds: seed.questions ?? answers.map((a) => a.question),
       answers: { create: answers.map((a, i) => ({ questionId: a.question, index: i + 1, response: a.response as object, points: a.points, pointsMaximum: a.max ?? 1, evaluated: true })) },
     },
   });
@@ -329,6 +331,18 @@ describe('the columns follow the export settings', () => {
     expect(col(header, row, 'Points: Q-two')).toBe(1);
     expect(col(header, row, 'Suspicion')).toBeNull();
     expect(col(header, row, 'Journey')).toBeNull();
+
+    // Both questions now train the skill. A skill's unanswered question counts 0 of its maximum
+    // (1, the question's default), as in the play's totals: Ben 1 of 1 + 2, Eva 1 + 1 of 1 + 2.
+    const ben = await examinee(exam, 'col-ben', { first: 'Ben', last: 'Nagy' });
+    await t.db.prisma.questionSkill.create({ data: { questionId: q2!, skillId: skill.id } });
+    await play(exam, ben, { points: [3, 2], questions: [q1!, q2!], answers: [{ question: q2!, response: 'yes', points: 1, max: 2 }] });
+    const both = await table({ exam, format: 'xlsx' });
+    const skillOf = (name: string) => col(both.header, both.rows.find((r) => r[1] === name)!, 'Skill (%): Algebra');
+    expect(skillOf('Ben Nagy')).toBe(33.33);
+    expect(skillOf('Eva Kiss')).toBe(66.67);
+    await t.db.prisma.examUser.delete({ where: { examId_userId: { examId: exam, userId: ben.user.id } } });
+    await t.db.prisma.play.deleteMany({ where: { userId: ben.user.id } });
 
     // The same in CSV: a text a spreadsheet would take for a formula gets an apostrophe.
     const csv = await table({ exam, format: 'csv' });

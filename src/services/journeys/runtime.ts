@@ -14,6 +14,8 @@ import { defineTask } from '../../jobs/task.ts';
 import { clock } from '../exams/clock.ts';
 import { contactOf, enqueueMessage } from '../notifications/notifications.service.ts';
 import { recordJourneyRequirements } from '../plays/competency-progress.ts';
+import type { SkillPoints } from '../plays/scoring.ts';
+import { skillPointsOfPlays } from '../plays/skill-points.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import {
   advance, emptyState, restart, startCompleted,
@@ -66,6 +68,16 @@ export function visitOf(row: VisitRow): Visit {
 
 const percentOf = (p: { pointsTotal: number; pointsCorrect: number }) => (p.pointsTotal > 0 ? Math.round((p.pointsCorrect / p.pointsTotal) * 10_000) / 100 : null);
 
+/** A finished play's skills for the rules, keyed by identifier; absent when its questions have none. */
+function skillFacts(points: Map<string, SkillPoints> | undefined): PlayFact['skills'] {
+  if (!points?.size) return undefined;
+  return Object.fromEntries([...points].map(([identifier, p]) => [
+    identifier,
+    // A skill without points to score counts 100%, as a play does.
+    { points: p.points, percent: p.pointsMaximum > 0 ? Math.round((p.points / p.pointsMaximum) * 10_000) / 100 : 100 },
+  ]));
+}
+
 /** The engine's facts for each of `userIds`, in a fixed number of queries. */
 export async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[], now: Date): Promise<Map<string, EngineFacts>> {
   const nodes = journey.graph.nodes;
@@ -81,7 +93,7 @@ export async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[
     tx.play.findMany({
       where: { userId: { in: userIds }, archived: false, OR: [{ examId: { in: examIds } }, ...(quizIds.length ? [{ examId: null, quizId: { in: quizIds } }] : [])] },
       orderBy: [{ timeStart: 'asc' }, { id: 'asc' }],
-      select: { id: true, userId: true, examId: true, quizId: true, status: true, evaluated: true, timeStart: true, timeEnd: true, pointsTotal: true, pointsCorrect: true, successful: true, grade: true },
+      select: { id: true, userId: true, examId: true, quizId: true, status: true, evaluated: true, timeStart: true, timeEnd: true, pointsTotal: true, pointsCorrect: true, successful: true, grade: true, questionIds: true },
     }),
     tx.exam.findMany({ where: { id: { in: examIds } }, select: { id: true, archived: true, end: true } }),
     quizIds.length ? tx.quizSet.findMany({ where: { id: { in: quizIds } }, select: { id: true, archived: true } }) : Promise.resolve([]),
@@ -91,6 +103,7 @@ export async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[
       ? tx.assignmentSubmission.findMany({ where: { userId: { in: userIds }, assignment: { classId: { in: classIds }, active: true }, status: { in: ['SUBMITTED', 'GRADED'] } }, select: { userId: true, submittedAt: true, gradedAt: true, updatedAt: true, assignment: { select: { classId: true } } } })
       : Promise.resolve([]),
   ]);
+  const skillsOf = await skillPointsOfPlays(tx, plays.filter((p) => p.status === 'finished'), 'identifier');
   const examById = new Map(exams.map((e) => [e.id, e]));
   const quizById = new Map(quizzes.map((q) => [q.id, q]));
   const classById = new Map(classes.map((c) => [c.id, c]));
@@ -107,7 +120,7 @@ export async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[
     const fact = (p: (typeof mine)[number]): PlayFact => ({
       play: p.id, timeStart: p.timeStart, timeEnd: p.timeEnd, finished: p.status === 'finished',
       percent: p.status === 'finished' ? percentOf(p) : null, points: p.status === 'finished' ? p.pointsCorrect : null,
-      successful: p.successful, grade: p.grade,
+      successful: p.successful, grade: p.grade, skills: skillFacts(skillsOf.get(p.id)),
     });
     const examFacts: Record<string, ExamFact | undefined> = {};
     for (const id of examIds) {

@@ -5,6 +5,8 @@ import { datetime } from '../../rest/format.ts';
 import { settingsView, type SettingsView } from '../exams/settings.model.ts';
 import { storedSettings } from '../exams/settings.service.ts';
 import { skillsOf } from '../quizzes/items.service.ts';
+import type { SkillPoints } from './scoring.ts';
+import { skillPointsOfPlays } from './skill-points.ts';
 import { isValid } from './result-record.ts';
 import type { Cell } from './sheet-writers.ts';
 
@@ -73,7 +75,7 @@ export interface TablePlan {
   fields: ExamField[];
   /** Question columns (answers, points), in the Quiz set's order, then any other answered question. */
   questions: { id: string; label: string }[];
-  skills: { id: string; title: string; questionIds: Set<string> }[];
+  skills: { id: string; title: string }[];
   header: string[];
 }
 
@@ -109,9 +111,7 @@ export async function planTable(ctx: Context, exam: Exam, choice: ExportChoice):
   }
   const skills: TablePlan['skills'] = [];
   if (on('exportSkills')) {
-    const list = (await skillsOf(ctx, [exam.quizId]))[0]!;
-    const links = list.length ? await ctx.db.questionSkill.findMany({ where: { skillId: { in: list.map((s) => s.id) } }, select: { skillId: true, questionId: true } }) : [];
-    for (const s of list) skills.push({ id: s.id, title: s.title, questionIds: new Set(links.filter((l) => l.skillId === s.id).map((l) => l.questionId)) });
+    for (const s of (await skillsOf(ctx, [exam.quizId]))[0]!) skills.push({ id: s.id, title: s.title });
   }
   const plan: TablePlan = {
     exam,
@@ -192,7 +192,7 @@ export async function* tableRows(ctx: Context, p: TablePlan): AsyncGenerator<Cel
   const where = examineesWhere(ctx, p);
   const orderBy = orderOf(p.choice.sort);
   const finishedOnly = p.exam.type !== 'survey' && p.settings.exportFinishedOnly === true;
-  const withAnswers = p.questions.length > 0 || p.skills.length > 0;
+  const withAnswers = p.questions.length > 0;
   let cursor: string | undefined;
   for (;;) {
     const users: User[] = await ctx.db.user.findMany({ where, orderBy, take: BATCH, ...(cursor && { cursor: { id: cursor }, skip: 1 }) });
@@ -207,6 +207,7 @@ export async function* tableRows(ctx: Context, p: TablePlan): AsyncGenerator<Cel
       }) as Promise<Result[]>,
       p.fields.length ? ctx.db.examFieldValue.findMany({ where: { fieldId: { in: p.fields.map((f) => f.id) }, userId: { in: ids } } }) : Promise.resolve([]),
     ]);
+    const skillPoints = p.skills.length ? await skillPointsOfPlays(ctx.db, plays.filter((r) => r.status === 'finished'), 'id') : new Map<string, Map<string, SkillPoints>>();
     const byUser = new Map<string, Result[]>();
     for (const play of plays) byUser.set(play.userId!, [...(byUser.get(play.userId!) ?? []), play]);
     const valueOf = new Map(values.map((v) => [`${v.fieldId} ${v.userId}`, v.value]));
@@ -219,8 +220,8 @@ export async function* tableRows(ctx: Context, p: TablePlan): AsyncGenerator<Cel
         rows.push([...identity, ...answerCells(p, results[results.length - 1])]);
         continue;
       }
-      if (results.length === 0) rows.push([...identity, ...resultCells(p, undefined)]);
-      for (const r of results) rows.push([...identity, ...resultCells(p, r)]);
+      if (results.length === 0) rows.push([...identity, ...resultCells(p, undefined, undefined)]);
+      for (const r of results) rows.push([...identity, ...resultCells(p, r, skillPoints.get(r.id))]);
     }
     yield rows;
     if (users.length < BATCH) return;
@@ -241,7 +242,7 @@ function answerCells(p: TablePlan, r: Result | undefined): Cell[] {
   return p.questions.map((q) => answerText(byQuestion.get(q.id)?.response));
 }
 
-function resultCells(p: TablePlan, r: Result | undefined): Cell[] {
+function resultCells(p: TablePlan, r: Result | undefined, skillPoints: Map<string, SkillPoints> | undefined): Cell[] {
   const w = p.words;
   const s = p.settings;
   const yesNo = (v: boolean | null | undefined) => (v === null || v === undefined ? null : v ? w.yes : w.no);
@@ -255,10 +256,8 @@ function resultCells(p: TablePlan, r: Result | undefined): Cell[] {
   }
   const byQuestion = new Map((r?.answers ?? []).map((a) => [a.questionId, a]));
   for (const skill of p.skills) {
-    let max = 0;
-    let got = 0;
-    for (const a of r?.answers ?? []) if (skill.questionIds.has(a.questionId)) (max += a.pointsMaximum), (got += a.points ?? 0);
-    cells.push(finished && max > 0 ? round2((got / max) * 100) : null);
+    const points = skillPoints?.get(skill.id);
+    cells.push(finished && points && points.pointsMaximum > 0 ? round2((points.points / points.pointsMaximum) * 100) : null);
   }
   if (s.exportAnswers) for (const q of p.questions) cells.push(answerText(byQuestion.get(q.id)?.response));
   if (s.exportPoints) for (const q of p.questions) cells.push(finished ? (byQuestion.get(q.id)?.points ?? 0) : null);

@@ -96,3 +96,31 @@ export function gradeOf(g: Grading, totals: Pick<Totals, 'pointsTotal' | 'points
   if (preset.successfulAll) return { grade, successful: true };
   return { grade, successful: threshold === null ? null : percent >= threshold };
 }
+
+export interface SkillPoints {
+  points: number;
+  pointsMaximum: number;
+}
+
+/**
+ * Points per skill over a play's questions: what the answers to the skill's questions scored of
+ * those questions' maxima. An unanswered question counts 0 of its maximum, as in the play's totals.
+ */
+export function skillPointsOf(
+  questionIds: readonly string[],
+  skillsOf: (questionId: string) => readonly string[] | undefined,
+  answerOf: (questionId: string) => { points: number | null; pointsMaximum: number } | undefined,
+  maximumOf: (questionId: string) => number,
+): Map<string, SkillPoints> {
+  const bySkill = new Map<string, SkillPoints>();
+  for (const questionId of questionIds) {
+    const answer = answerOf(questionId);
+    for (const skill of skillsOf(questionId) ?? []) {
+      const sum = bySkill.get(skill) ?? { points: 0, pointsMaximum: 0 };
+      sum.points = round6(sum.points + (answer?.points ?? 0));
+      sum.pointsMaximum = round6(sum.pointsMaximum + (answer ? answer.pointsMaximum : maximumOf(questionId)));
+      bySkill.set(skill, sum);
+    }
+  }
+  return bySkill;
+}
