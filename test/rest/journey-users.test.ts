@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 afterEach(() => clock.fix(null));
 
-const { newExam, publishedJourney, play } = journeySeed(() => t, () => owner);
+const { newExam, publishedJourney, play, gqlOk } = journeySeed(() => t, () => owner);
 
 const state = (exam: string, as: Caller = student, user: Caller = student) => t.rpc('GET', 'exam:journey:user', { exam, user: user.user.id }, { as });
 
@@ -156,6 +156,43 @@ describe('a user moved along exam -> condition -> wait -> end', () => {
   });
 });
 
+describe('class steps', () => {
+  it('enrol on entry, complete when the class work is handed in, and stop on a removed or unrenewable membership', async () => {
+    const [learner, leaver, lapsed] = (await Promise.all(['class-learner', 'class-leaver', 'class-lapsed'].map((name) => t.newCaller(name)))) as [Caller, Caller, Caller];
+    const start = await newExam([learner, leaver, lapsed]);
+    const classId = newId('Class');
+    await t.db.prisma.class.create({ data: { id: classId, title: 'Induction', ownerId: owner.user.id } });
+    const assignment = newId('ClassAssignment');
+    await t.db.prisma.classAssignment.create({ data: { id: assignment, classId, title: 'Task', starts: new Date(Date.now() - 86_400_000), ends: new Date(Date.now() + 86_400_000) } });
+    await t.db.prisma.classMember.create({ data: { classId, userId: lapsed.user.id, approved: true, expiresAt: new Date(Date.now() - 1000) } });
+    await publishedJourney(start, [
+      { node: 'start', type: 'start', config: { complete_on: 'finish' }, next: { done: 'c' } },
+      { node: 'c', type: 'class', config: { class: classId, reuse: false }, next: { done: 'e' } },
+      { node: 'e', type: 'end', config: { outcome: 'trained' }, next: {} },
+    ]);
+    const of = (user: Caller) => state(start, owner, user);
+
+    // Entering the step adds an approved membership; handing in the class's only assignment completes it.
+    await play(start, learner, 'a');
+    expect((await of(learner)).body).toMatchObject({ status: 'active', step: { node: 'c', type: 'class', content: classId } });
+    expect(await t.db.prisma.classMember.findUniqueOrThrow({ where: { classId_userId: { classId, userId: learner.user.id } } })).toMatchObject({ approved: true });
+    await gqlOk('mutation($a: ID!) { submitAssignment(assignment: $a) { status } }', { a: assignment }, learner);
+    const trained = await of(learner);
+    expect(trained.body).toMatchObject({ status: 'completed', outcome: 'trained' });
+    expect(trained.body.history[1]).toMatchObject({ step: 'c', status: 'completed', result: 100 });
+
+    // A membership removed while on the step stops the user there.
+    await play(start, leaver, 'a');
+    await ok(t, 'DELETE', 'class:members', { class: classId, users: leaver.user.id }, owner);
+    expect((await of(leaver)).body).toMatchObject({ status: 'error', error: 'class-membership-missing', step: { node: 'c' } });
+
+    // An expired membership is not renewed by entering the step.
+    await play(start, lapsed, 'a');
+    expect((await of(lapsed)).body).toMatchObject({ status: 'error', error: 'enroll-failed', step: { node: 'c' } });
+    expect(await t.db.prisma.classMember.findUniqueOrThrow({ where: { classId_userId: { classId, userId: lapsed.user.id } } })).toMatchObject({ expiresAt: expect.any(Date) });
+  });
+});
+
 describe('GET exam:journey', () => {
   it('summarises users per status and per node of the published version', async () => {
     const start = await newExam([student, stranger]);
@@ -242,6 +279,30 @@ describe('POST exam:journey:publish', () => {
 });
 
 describe('timers', () => {
+  it('an exam step whose results viewing period begins before it completes is content-locked then', async () => {
+    const start = await newExam([student]);
+    const next = await newExam([]);
+    const reviewFrom = new Date(Date.now() + 3_600_000);
+    reviewFrom.setUTCMilliseconds(0);
+    const rest = reviewFrom.toISOString().slice(0, 19).replace('T', ' ');
+    await ok(t, 'POST', 'exam:settings', { exam: next, view_results: 'datetime', view_results_start: rest }, owner);
+    const journey = await publishedJourney(start, [
+      { node: 'start', type: 'start', config: { complete_on: 'finish' }, next: { done: 'x' } },
+      { node: 'x', type: 'exam', config: { exam: next, complete_on: 'success', retake: false, reuse: false }, next: { done: null } },
+    ]);
+    await play(start, student, 'a');
+    await play(next, student, 'wrong');
+    const row = await t.db.prisma.journeyUser.findUniqueOrThrow({ where: { journeyId_userId: { journeyId: journey, userId: student.user.id } } });
+    expect(row).toMatchObject({ status: 'active', node: 'x', dueAt: reviewFrom });
+
+    clock.fix(new Date(reviewFrom.getTime() + 1000));
+    await t.db.prisma.job.updateMany({ where: { task: 'journeys.timers', dedupeKey: `${journey}:${reviewFrom.toISOString()}` }, data: { runAt: new Date(Date.now() - 1000) } });
+    await runDue(asSystem(t.platform), serviceTasks);
+    const locked = await state(start);
+    expect(locked.body).toMatchObject({ status: 'error', error: 'content-locked', step: { node: 'x' } });
+    expect(locked.body.history[1]).toMatchObject({ step: 'x', status: 'error' });
+  });
+
   it('move users waiting on one node in a constant number of statements, whatever their number', async () => {
     const counts: number[] = [];
     for (const n of [10, 300]) {

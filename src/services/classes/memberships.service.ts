@@ -8,6 +8,7 @@ import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
 import { findClass, findClasses, userMembershipsWhere, visibleMembershipsWhere, type ClassSelection } from './access.ts';
 import { classLink } from './classes.service.ts';
+import { onClassProgress } from '../journeys/runtime.ts';
 
 /** Class memberships: managing them needs control on the class; a member sees only itself. */
 
@@ -99,6 +100,7 @@ async function writeMemberships(ctx: Context, change: MembershipChange, expires:
       }
       await audit(ctx, tx, 'class.members.add', cls.id);
     }
+    await onClassProgress(tx, classIds, userIds);
   });
 }
 
@@ -106,6 +108,7 @@ async function deleteMemberships(ctx: Context, { classes, users }: MembershipCha
   await ctx.db.$transaction(async (tx) => {
     await tx.classMember.deleteMany({ where: { classId: { in: classes.map((c) => c.id) }, userId: { in: users.map((u) => u.id) } } });
     for (const cls of classes) await audit(ctx, tx, 'class.members.remove', cls.id);
+    await onClassProgress(tx, classes.map((c) => c.id), users.map((u) => u.id));
   });
 }
 

@@ -9,6 +9,7 @@ import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
 import { activeMembershipWhere, findAssignment, visibleSubmissionsWhere, type AssignmentSelection } from './access.ts';
 import { isOpen } from './assignments.service.ts';
+import { onClassProgress } from '../journeys/runtime.ts';
 
 /** Submissions: STARTED (work begun; stands for "files uploaded"), SUBMITTED, GRADED. */
 
@@ -43,6 +44,7 @@ async function saveOwnWork(ctx: Context, assignment: ClassAssignment, status: 'S
       include: { assignment: asRelation(query) },
     });
     await audit(ctx, tx, status === 'SUBMITTED' ? 'class.assignment.submit' : 'class.assignment.start', assignment.id);
+    if (status === 'SUBMITTED') await onClassProgress(tx, [assignment.classId], [key.userId]);
     return saved.assignment;
   });
 }
@@ -74,6 +76,7 @@ export async function gradeSubmission(ctx: Context, raw: Record<string, unknown>
       data: { status: 'GRADED', grade: input.grade, gradedAt: new Date() },
     });
     await audit(ctx, tx, 'class.assignment.grade', assignment.id);
+    await onClassProgress(tx, [assignment.classId], [key.userId]);
     return graded;
   });
 }

@@ -1,4 +1,4 @@
-import type { Context } from '../../context.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { viewResultsStartOf, type StoredSettings } from './settings.model.ts';
 
 /**
@@ -18,7 +18,7 @@ export interface RunSettings {
   freezeRound: boolean;
 }
 
-export async function runSettingsOf(ctx: Pick<Context, 'db'>, examIds: readonly string[]): Promise<Map<string, RunSettings>> {
+export async function runSettingsOf(ctx: { db: Prisma.TransactionClient }, examIds: readonly string[]): Promise<Map<string, RunSettings>> {
   const exams = await ctx.db.exam.findMany({ where: { id: { in: [...examIds] } }, select: { id: true, type: true, settings: { select: { values: true } } } });
   const byId = new Map(
     exams.map((exam) => {

@@ -57,6 +57,7 @@ const eventArb = fc.record({
   content: fc.constantFrom('A', 'B'),
   percent: fc.integer({ min: 0, max: 100 }),
   attemptsLeft: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
+  locked: fc.boolean(),
 });
 
 describe('the engine on random graphs and results', () => {
@@ -67,10 +68,11 @@ describe('the engine on random graphs and results', () => {
       const quizzes: Record<string, PlayFact[]> = {};
       const classes: Record<string, Date | null> = {};
       const attempts: Record<string, number | null> = {};
+      const locked: Record<string, boolean> = {};
       const facts = (): EngineFacts => ({
         user: { id: userId, timezone: 'UTC', gender: null, customerFields: {}, departments: [], teams: [], generated: false },
         startExam: 'E0', examCustom: {},
-        exams: { E0: { plays: exams.E0!, attemptsLeft: null, closed: false, end: null }, A: { plays: exams.A ?? [], attemptsLeft: attempts.A ?? null, closed: false, end: null }, B: { plays: exams.B ?? [], attemptsLeft: attempts.B ?? null, closed: false, end: null } },
+        exams: { E0: { plays: exams.E0!, attemptsLeft: null, closed: false, changesAt: null }, A: { plays: exams.A ?? [], attemptsLeft: attempts.A ?? null, locked: locked.A, closed: false, changesAt: null }, B: { plays: exams.B ?? [], attemptsLeft: attempts.B ?? null, locked: locked.B, closed: false, changesAt: null } },
         quizzes: { A: { plays: quizzes.A ?? [] }, B: { plays: quizzes.B ?? [] } },
         classes: Object.fromEntries(['A', 'B'].map((c) => [c, { membership: 'active' as const, progress: classes[c] ? 100 : 50, completedAt: classes[c] ?? null }])),
       });
@@ -97,7 +99,7 @@ describe('the engine on random graphs and results', () => {
         if (r.state.status !== 'active' && r.state.status !== 'waiting') break;
         now += e.minutes * 60_000;
         const p: PlayFact = { play: `p${now}`, timeStart: new Date(now - 60_000), timeEnd: new Date(now), finished: true, percent: e.percent, points: e.percent / 10, successful: e.percent >= 50, grade: null };
-        if (e.kind === 'exam') { (exams[e.content] ??= []).push(p); attempts[e.content] = e.attemptsLeft; }
+        if (e.kind === 'exam') { (exams[e.content] ??= []).push(p); attempts[e.content] = e.attemptsLeft; locked[e.content] = e.locked; }
         if (e.kind === 'quiz') (quizzes[e.content] ??= []).push(p);
         if (e.kind === 'class') classes[e.content] = new Date(now);
         r = advance({ graph, state: r.state, visits: r.visits, facts: facts(), now: new Date(now) });

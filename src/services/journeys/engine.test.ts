@@ -19,7 +19,7 @@ const end = (node: string, outcome = 'completed'): JourneyNode => ({ node, type:
 function play(id: string, minutes: number, percent: number, extra: Partial<PlayFact> = {}): PlayFact {
   return { play: id, timeStart: later(minutes - 5), timeEnd: later(minutes), finished: true, percent, points: percent / 10, successful: percent >= 50, grade: percent >= 50 ? 'pass' : 'fail', ...extra };
 }
-const exam = (plays: PlayFact[], extra: Partial<ExamFact> = {}): ExamFact => ({ plays, attemptsLeft: null, closed: false, end: null, ...extra });
+const exam = (plays: PlayFact[], extra: Partial<ExamFact> = {}): ExamFact => ({ plays, attemptsLeft: null, closed: false, changesAt: null, ...extra });
 
 function facts(extra: Partial<EngineFacts> = {}): EngineFacts {
   return {
@@ -85,6 +85,11 @@ describe('node types', () => {
     ['success: the exam closed', 'success', [play('p1', 10, 30)], { closed: true }, 'error', 'content-closed'],
     ['final: closed with a result completes', 'final', [play('p1', 10, 30)], { closed: true }, 'completed', null],
     ['final: closed without a result', 'final', [], { closed: true }, 'error', 'content-closed'],
+    ['success: no attempts left but a play still open', 'success', [play('p1', 10, 30), { ...play('p2', 20, 0), finished: false, timeEnd: null }], { attemptsLeft: 0 }, 'active', null],
+    ['success: failed and the results viewing period began', 'success', [play('p1', 10, 30)], { locked: true }, 'error', 'content-locked'],
+    ['success: locked but a play still open', 'success', [{ ...play('p2', 20, 0), finished: false, timeEnd: null }], { locked: true }, 'active', null],
+    ['final: locked with a result completes', 'final', [play('p1', 10, 30)], { locked: true }, 'completed', null],
+    ['final: locked without a result', 'final', [], { locked: true }, 'error', 'content-locked'],
     ['content archived', 'finish', [], { problem: 'content-archived' as const }, 'error', 'content-archived'],
     ['content locked', 'finish', [], { problem: 'content-locked' as const }, 'error', 'content-locked'],
   ] as const)('exam: %s', (_n, completeOn, plays, extra, status, error) => {
@@ -102,7 +107,7 @@ describe('node types', () => {
 
   it('exam: the engine looks again at the end of the exam period', () => {
     const g = graph([start('x'), examStep({ complete_on: 'final' }), end('end')]);
-    const r = run(g, facts({ exams: { E0: exam([play('p0', 0, 80)]), E1: exam([], { end: at('2030-02-01T00:00:00Z') }) } }));
+    const r = run(g, facts({ exams: { E0: exam([play('p0', 0, 80)]), E1: exam([], { changesAt: at('2030-02-01T00:00:00Z') }) } }));
     expect(r.state).toMatchObject({ status: 'active', dueAt: at('2030-02-01T00:00:00Z') });
   });
 
@@ -127,6 +132,9 @@ describe('node types', () => {
     ['membership removed later', { membership: 'missing', progress: 40, completedAt: null }, false, false, 'error', 'class-membership-missing'],
     ['membership expired later', { membership: 'expired', progress: 40, completedAt: null }, false, false, 'error', 'class-membership-expired'],
     ['not yet a member on entry: enrolled', { membership: 'missing', progress: 0, completedAt: null }, false, true, 'active', null],
+    ['an expired membership on entry is not renewed', { membership: 'expired', progress: 0, completedAt: null }, false, true, 'error', 'enroll-failed'],
+    ['an unapproved membership on entry is not approved', { membership: 'refused', progress: 0, completedAt: null }, false, true, 'error', 'enroll-failed'],
+    ['membership unapproved later', { membership: 'refused', progress: 40, completedAt: null }, false, false, 'error', 'class-membership-missing'],
   ] as const)('class: %s', (_n, fact, reuse, fresh, status, error) => {
     const g = graph([start('c'), { node: 'c', type: 'class', config: { class: 'C1', reuse }, next: { done: null } }]);
     const f = facts({ classes: { C1: { ...fact } } });
@@ -135,6 +143,12 @@ describe('node types', () => {
     expect(r.effects.some((e) => e.type === 'enroll-class') || !fresh).toBe(true);
     expect(r.state.status).toBe(status);
     expect(r.state.error).toBe(error);
+  });
+
+  it('class: the engine looks again when the membership expires', () => {
+    const g = graph([start('c'), { node: 'c', type: 'class', config: { class: 'C1', reuse: false }, next: { done: null } }]);
+    const r = run(g, facts({ classes: { C1: { membership: 'active', progress: 0, completedAt: null, expiresAt: later(90) } } }));
+    expect(r.state).toMatchObject({ status: 'active', node: 'c', dueAt: later(90) });
   });
 
   it('split: the same user, node and visit always take the same branch, spread by weight', () => {

@@ -36,10 +36,12 @@ export interface ExamFact {
   plays: PlayFact[];
   /** Attempts the user may still start; null: unlimited. */
   attemptsLeft: number | null;
+  /** No new play can start until the exam ends (its results viewing period began). */
+  locked?: boolean;
   /** The exam ended (EXPIRED): its results are final. */
   closed: boolean;
-  /** The end of the exam period: the engine looks at the user again then. */
-  end: Date | null;
+  /** The next moment the exam's state changes (lock, deadline, end): the engine looks at the user again then. */
+  changesAt: Date | null;
   /** Why the content cannot be used (archived, locked, ...), if so. */
   problem?: JourneyErrorCode | null;
 }
@@ -51,11 +53,14 @@ export interface QuizFact {
 }
 
 export interface ClassFact {
-  membership: 'active' | 'missing' | 'expired';
+  /** refused: a membership that is not approved; neither it nor an expired one is overridden by enrolling. */
+  membership: 'active' | 'missing' | 'expired' | 'refused';
   /** Progress 0-100; null: the class does not measure progress. */
   progress: number | null;
   /** When the user reached 100 %. */
   completedAt: Date | null;
+  /** When the membership expires, if it does: the engine looks at the user again then. */
+  expiresAt?: Date | null;
   problem?: JourneyErrorCode | null;
 }
 
@@ -445,11 +450,14 @@ function examProgress(completeOn: CompleteOn, fact: ExamFact, since: Date | null
   const success = lastOf(counted.filter((p) => p.successful === true));
   if (completeOn === 'finish' && counted.length) return fromPlay(lastOf(counted)!);
   if (success) return fromPlay(success);
-  const exhausted = fact.attemptsLeft !== null && fact.attemptsLeft <= 0 && !fact.plays.some((p) => !p.finished);
+  // With a play still open the user may yet succeed; otherwise a lock or no attempts left is final.
+  const open = fact.plays.some((p) => !p.finished);
+  const noAttempts = fact.attemptsLeft !== null && fact.attemptsLeft <= 0;
+  const exhausted = !open && (noAttempts || fact.locked === true);
   if (completeOn === 'final' && counted.length && (exhausted || fact.closed)) return fromPlay(lastOf(counted)!);
   if (fact.closed) return { done: false, error: 'content-closed' };
-  if (exhausted) return { done: false, error: 'attempts-exhausted' };
-  return { done: false, dueAt: fact.end && fact.end.getTime() > now.getTime() ? fact.end : null };
+  if (exhausted) return { done: false, error: noAttempts ? 'attempts-exhausted' : 'content-locked' };
+  return { done: false, dueAt: fact.changesAt && fact.changesAt.getTime() > now.getTime() ? fact.changesAt : null };
 }
 
 /** Whether the starting exam's results let a user enter (any result of the exam counts). */
@@ -489,9 +497,11 @@ function stepProgress(node: JourneyNode, v: Visit, facts: EngineFacts, revisit: 
       if (fact.progress === null) return { done: false, error: 'class-not-progressive' };
       const counts = fact.completedAt && (node.config.reuse || fact.completedAt.getTime() >= v.timeStart.getTime());
       if (counts) return { done: true, result: fact.progress, successful: true };
-      if (!fresh && fact.membership === 'missing') return { done: false, error: 'class-membership-missing' };
+      // Entering adds a membership, which cannot replace an expired or unapproved one.
+      if (fresh && (fact.membership === 'expired' || fact.membership === 'refused')) return { done: false, error: 'enroll-failed' };
+      if (!fresh && (fact.membership === 'missing' || fact.membership === 'refused')) return { done: false, error: 'class-membership-missing' };
       if (!fresh && fact.membership === 'expired') return { done: false, error: 'class-membership-expired' };
-      return { done: false };
+      return { done: false, dueAt: fact.expiresAt && fact.expiresAt.getTime() > now.getTime() ? fact.expiresAt : null };
     }
     default:
       return { done: false, error: 'error' };

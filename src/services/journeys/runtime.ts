@@ -5,13 +5,15 @@
  * enrollments through one insert each, one timer job per distinct due time.
  */
 import { z } from 'zod';
-import type { Prisma } from '../../generated/prisma/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { datetime } from '../../rest/format.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import type { SystemContext } from '../../jobs/system.ts';
 import { defineTask } from '../../jobs/task.ts';
 import { clock } from '../exams/clock.ts';
+import { runSettingsOf } from '../exams/settings-status.ts';
+import { pastDeadline } from '../exams/status.ts';
 import { contactOf, enqueueMessage } from '../notifications/notifications.service.ts';
 import { recordJourneyRequirements } from '../plays/competency-progress.ts';
 import type { SkillPoints } from '../plays/scoring.ts';
@@ -21,7 +23,7 @@ import {
   advance, emptyState, restart, startCompleted,
   type EngineFacts, type EngineInput, type EngineResult, type ExamFact, type JourneyState, type PlayFact, type Visit,
 } from './engine.ts';
-import type { JourneyErrorCode, JourneyGraph, JourneyUserStatus, NodeType, VisitStatus } from './format.ts';
+import type { JourneyErrorCode, JourneyGraph, JourneyNode, JourneyUserStatus, NodeType, VisitStatus } from './format.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -68,6 +70,24 @@ export function visitOf(row: VisitRow): Visit {
 
 const percentOf = (p: { pointsTotal: number; pointsCorrect: number }) => (p.pointsTotal > 0 ? Math.round((p.pointsCorrect / p.pointsTotal) * 10_000) / 100 : null);
 
+/**
+ * When an exam lets plays start, for the engine: attempts are unlimited until the deadline (none
+ * left after it); from the start of the results viewing period (REVIEW) it is locked; at its end
+ * it closes. `changesAt` is the next of these moments still to come.
+ */
+function examWindow(exam: { deadline: Date | null; end: Date }, reviewFrom: Date | null, now: Date): Pick<ExamFact, 'attemptsLeft' | 'locked' | 'closed' | 'changesAt'> {
+  const t = now.getTime();
+  // No new play after the deadline, so the engine looks again just past it.
+  const afterDeadline = exam.deadline && new Date(exam.deadline.getTime() + 1);
+  const moments = [reviewFrom, afterDeadline, exam.end].filter((d): d is Date => d !== null && d.getTime() > t);
+  return {
+    attemptsLeft: pastDeadline(exam, now) ? 0 : null,
+    locked: reviewFrom !== null && t >= reviewFrom.getTime(),
+    closed: exam.end.getTime() <= t,
+    changesAt: moments.length ? new Date(Math.min(...moments.map((d) => d.getTime()))) : null,
+  };
+}
+
 /** A finished play's skills for the rules, keyed by identifier; absent when its questions have none. */
 function skillFacts(points: Map<string, SkillPoints> | undefined): PlayFact['skills'] {
   if (!points?.size) return undefined;
@@ -95,7 +115,7 @@ export async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[
       orderBy: [{ timeStart: 'asc' }, { id: 'asc' }],
       select: { id: true, userId: true, examId: true, quizId: true, status: true, evaluated: true, timeStart: true, timeEnd: true, pointsTotal: true, pointsCorrect: true, successful: true, grade: true, questionIds: true },
     }),
-    tx.exam.findMany({ where: { id: { in: examIds } }, select: { id: true, archived: true, end: true } }),
+    tx.exam.findMany({ where: { id: { in: examIds } }, select: { id: true, archived: true, deadline: true, end: true } }),
     quizIds.length ? tx.quizSet.findMany({ where: { id: { in: quizIds } }, select: { id: true, archived: true } }) : Promise.resolve([]),
     classIds.length ? tx.class.findMany({ where: { id: { in: classIds } }, select: { id: true, assignments: { where: { active: true }, select: { id: true } } } }) : Promise.resolve([]),
     classIds.length ? tx.classMember.findMany({ where: { classId: { in: classIds }, userId: { in: userIds } }, select: { classId: true, userId: true, approved: true, expiresAt: true } }) : Promise.resolve([]),
@@ -103,7 +123,10 @@ export async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[
       ? tx.assignmentSubmission.findMany({ where: { userId: { in: userIds }, assignment: { classId: { in: classIds }, active: true }, status: { in: ['SUBMITTED', 'GRADED'] } }, select: { userId: true, submittedAt: true, gradedAt: true, updatedAt: true, assignment: { select: { classId: true } } } })
       : Promise.resolve([]),
   ]);
-  const skillsOf = await skillPointsOfPlays(tx, plays.filter((p) => p.status === 'finished'), 'identifier');
+  const [skillsOf, runSettings] = await Promise.all([
+    skillPointsOfPlays(tx, plays.filter((p) => p.status === 'finished'), 'identifier'),
+    runSettingsOf({ db: tx }, examIds),
+  ]);
   const examById = new Map(exams.map((e) => [e.id, e]));
   const quizById = new Map(quizzes.map((q) => [q.id, q]));
   const classById = new Map(classes.map((c) => [c.id, c]));
@@ -127,7 +150,7 @@ export async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[
       const exam = examById.get(id);
       if (!exam) continue;
       examFacts[id] = {
-        plays: mine.filter((p) => p.examId === id).map(fact), attemptsLeft: null, closed: exam.end.getTime() <= now.getTime(), end: exam.end,
+        plays: mine.filter((p) => p.examId === id).map(fact), ...examWindow(exam, runSettings.get(id)!.viewResultsStart, now),
         problem: exam.archived ? 'content-archived' : null,
       };
     }
@@ -140,14 +163,14 @@ export async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[
     for (const id of classIds) {
       const cls = classById.get(id);
       if (!cls) continue;
-      const member = (classMembersOf.get(u.id) ?? []).find((m) => m.classId === id && m.approved);
+      const member = (classMembersOf.get(u.id) ?? []).find((m) => m.classId === id);
       const done = (submissionsOf.get(u.id) ?? []).filter((s) => s.assignment.classId === id);
       const total = cls.assignments.length;
       const progress = total === 0 ? null : Math.min(100, Math.round((done.length / total) * 100));
       const times = done.map((s) => (s.submittedAt ?? s.gradedAt ?? s.updatedAt).getTime());
       classFacts[id] = {
-        membership: !member ? 'missing' : member.expiresAt && member.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active',
-        progress, completedAt: progress === 100 && times.length ? new Date(Math.max(...times)) : null,
+        membership: !member ? 'missing' : !member.approved ? 'refused' : member.expiresAt && member.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active',
+        progress, completedAt: progress === 100 && times.length ? new Date(Math.max(...times)) : null, expiresAt: member?.expiresAt ?? null,
       };
     }
     facts.set(u.id, {
@@ -271,10 +294,10 @@ async function persist(tx: Tx, journey: LoadedJourney, applied: Applied[], visit
       json(updates),
     );
   }
-  await applyEffects(tx, journey, changed, now);
+  await applyEffects(tx, journey, changed);
 }
 
-async function applyEffects(tx: Tx, journey: LoadedJourney, applied: Applied[], now: Date): Promise<void> {
+async function applyEffects(tx: Tx, journey: LoadedJourney, applied: Applied[]): Promise<void> {
   const examUsers: Array<{ examId: string; userId: string }> = [];
   const classMembers: Array<{ classId: string; userId: string }> = [];
   const messages: Array<{ userId: string; target: 'user' | 'educators'; message: string }> = [];
@@ -298,7 +321,6 @@ async function applyEffects(tx: Tx, journey: LoadedJourney, applied: Applied[], 
     await recordJourneyRequirements(tx, journey.examId, finished.map((a) => ({ userId: a.userId, outcome: a.result.state.outcome, timeEnd: a.result.state.timeEnd })));
   }
   for (const at of due) await scheduleTimer(tx, journey.id, new Date(at));
-  void now;
 }
 
 async function notify(tx: Tx, journey: LoadedJourney, messages: Array<{ userId: string; target: 'user' | 'educators'; message: string }>): Promise<void> {
@@ -386,6 +408,34 @@ export const journeyTimers = defineTask('journeys.timers', z.object({ journey: z
 // Results arriving
 
 /**
+ * Moves on the users (of `userIds`) whose current step `concerns` says a change touched, one
+ * journey at a time. Their rows are locked first: a timer run (SKIP LOCKED) or a manual change
+ * waits or skips. In the transaction that made the change.
+ */
+async function moveUsersOnSteps(tx: Tx, userIds: string[], concerns: (node: JourneyNode, journey: LoadedJourney) => boolean, now: Date): Promise<void> {
+  await tx.$queryRaw`SELECT "journeyId" FROM "JourneyUser" WHERE "userId" IN (${Prisma.join(userIds)}) AND "status" = 'active' ORDER BY "journeyId", "userId" FOR UPDATE`;
+  const rows = await tx.journeyUser.findMany({ where: { userId: { in: userIds }, status: 'active' }, include: { journey: { include: journeyInclude } } });
+  for (const rowsOfJourney of groupBy(rows, (r) => r.journeyId).values()) {
+    const journey = loaded(rowsOfJourney[0]!.journey);
+    if (!journey) continue;
+    const users = rowsOfJourney
+      .filter((row) => { const node = journey.graph.nodes.find((n) => n.node === row.node); return node !== undefined && concerns(node, journey); })
+      .map(({ journey: _j, ...row }) => ({ userId: row.userId, row }));
+    await applyToUsers(tx, journey, users, (input) => advance(input), now);
+  }
+}
+
+/**
+ * Class work changed (a submission handed in or graded, memberships added or removed): users of
+ * `userIds` on a step of one of `classIds` move on. In the transaction of the change.
+ */
+export async function onClassProgress(tx: Tx, classIds: string[], userIds: string[]): Promise<void> {
+  if (classIds.length === 0 || userIds.length === 0) return;
+  const classes = new Set(classIds);
+  await moveUsersOnSteps(tx, userIds, (node) => node.type === 'class' && classes.has(node.config.class), clock.now());
+}
+
+/**
  * A play of a user settled (finished, or graded): users on a step of its exam or Quiz set move on,
  * and a user completing a journey's starting exam enters it (again, in a new run, when the journey
  * is restartable and the user finished it). In the transaction that settles the play.
@@ -394,24 +444,11 @@ export async function onPlaySettled(tx: Tx, play: { userId: string | null; examI
   if (!play.userId) return;
   const userId = play.userId;
   const now = clock.now();
-  // The user's journey rows are locked: a timer run (SKIP LOCKED) or a manual change waits or skips.
-  await tx.$queryRaw`SELECT "journeyId" FROM "JourneyUser" WHERE "userId" = ${userId} AND "status" = 'active' FOR UPDATE`;
-  const [current, starting] = await Promise.all([
-    tx.journeyUser.findMany({ where: { userId, status: 'active' }, include: { journey: { include: journeyInclude } } }),
-    play.examId ? tx.journey.findUnique({ where: { examId: play.examId }, include: journeyInclude }) : Promise.resolve(null),
-  ]);
-  for (const row of current) {
-    const journey = loaded(row.journey);
-    if (!journey) continue;
-    const node = journey.graph.nodes.find((n) => n.node === row.node);
-    const concerned = node && (
-      (node.type === 'start' && play.examId === journey.examId)
-      || (node.type === 'exam' && node.config.exam === play.examId)
-      || (node.type === 'quiz' && play.examId === null && node.config.quiz === play.quizId));
-    if (!concerned) continue;
-    const { journey: _j, ...user } = row;
-    await applyToUsers(tx, journey, [{ userId, row: user }], (input) => advance(input), now);
-  }
+  await moveUsersOnSteps(tx, [userId], (node, journey) =>
+    (node.type === 'start' && play.examId === journey.examId)
+    || (node.type === 'exam' && node.config.exam === play.examId)
+    || (node.type === 'quiz' && play.examId === null && node.config.quiz === play.quizId), now);
+  const starting = play.examId ? await tx.journey.findUnique({ where: { examId: play.examId }, include: journeyInclude }) : null;
   const journey = starting && loaded(starting);
   if (!journey || !journey.enabled) return;
   const mine = await tx.journeyUser.findUnique({ where: { journeyId_userId: { journeyId: journey.id, userId } } });
