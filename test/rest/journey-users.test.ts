@@ -6,7 +6,7 @@ import { journeySeed } from '../helpers/journey-seed.ts';
 import { ok } from '../helpers/quiz-seed.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
 import { newId } from '../../src/ids.ts';
-import { runDueUsers } from '../../src/services/journeys/runtime.ts';
+import { onPlaySettled, runDueUsers } from '../../src/services/journeys/runtime.ts';
 import { runDue } from '../../src/jobs/run.ts';
 import { asSystem } from '../../src/jobs/system.ts';
 import { serviceTasks } from '../../src/jobs/workers.ts';
@@ -190,6 +190,25 @@ describe('class steps', () => {
     await play(start, lapsed, 'a');
     expect((await of(lapsed)).body).toMatchObject({ status: 'error', error: 'enroll-failed', step: { node: 'c' } });
     expect(await t.db.prisma.classMember.findUniqueOrThrow({ where: { classId_userId: { classId, userId: lapsed.user.id } } })).toMatchObject({ expiresAt: expect.any(Date) });
+  });
+});
+
+describe('entering', () => {
+  it('two plays settling at once let the user in once', async () => {
+    const twin = await t.newCaller('twin-entry');
+    const start = await newExam([twin]);
+    const journey = await publishedJourney(start, [
+      { node: 'start', type: 'start', config: { complete_on: 'finish' }, next: { done: 'w' } },
+      { node: 'w', type: 'wait', config: { mode: 'duration', minutes: 60 }, next: { next: null } },
+    ]);
+    await play(start, twin, 'a');
+    await t.db.prisma.journeyUser.deleteMany({ where: { journeyId: journey } });
+    await t.db.prisma.journeyVisit.deleteMany({ where: { journeyId: journey } });
+    const { quizId } = await t.db.prisma.exam.findUniqueOrThrow({ where: { id: start } });
+    const settled = { userId: twin.user.id, examId: start, quizId };
+    await Promise.all([0, 1].map(() => t.db.prisma.$transaction((tx) => onPlaySettled(tx, settled))));
+    expect(await t.db.prisma.journeyUser.count({ where: { journeyId: journey } })).toBe(1);
+    expect((await t.db.prisma.journeyVisit.findMany({ where: { journeyId: journey } })).map((v) => v.node).sort()).toEqual(['start', 'w']);
   });
 });
 

@@ -451,6 +451,9 @@ export async function onPlaySettled(tx: Tx, play: { userId: string | null; examI
   const starting = play.examId ? await tx.journey.findUnique({ where: { examId: play.examId }, include: journeyInclude }) : null;
   const journey = starting && loaded(starting);
   if (!journey || !journey.enabled) return;
+  // Two plays settling at once must not both let the user in: entering is one at a time per user
+  // and journey (a user without a row has nothing to lock), and the second sees the first's row.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`journey-entry:${journey.id}:${userId}`}, 0))`;
   const mine = await tx.journeyUser.findUnique({ where: { journeyId_userId: { journeyId: journey.id, userId } } });
   if (mine && !(journey.graph.settings.restartable && (mine.status === 'completed' || mine.status === 'stopped'))) return;
   const start = journey.graph.nodes.find((n) => n.type === 'start');
