@@ -311,7 +311,7 @@ describe('the columns follow the export settings', () => {
       'User', 'Name', 'Email', 'Mobile', 'Gender', 'Code', 'Group',
       'Attempt', 'Status', 'Started', 'Finished', 'Valid', 'Successful', 'Grade',
       'Questions', 'Correct answers', 'Points available', 'Points scored', 'Result (%)', 'Duration (s)',
-      'Skill (%): Algebra', 'Answer: Q-one', 'Answer: Q-two', 'Points: Q-one', 'Points: Q-two', 'Suspicion', 'Journey',
+      'Skill (%): Algebra', 'Answer: Q-one', 'Answer: Q-two', 'Points: Q-one', 'Points: Q-two', 'Suspicion',
     ]);
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
@@ -330,7 +330,6 @@ describe('the columns follow the export settings', () => {
     expect(col(header, row, 'Points: Q-one')).toBe(1);
     expect(col(header, row, 'Points: Q-two')).toBe(1);
     expect(col(header, row, 'Suspicion')).toBeNull();
-    expect(col(header, row, 'Journey')).toBeNull();
 
     // Both questions now train the skill. A skill's unanswered question counts 0 of its maximum
     // (1, the question's default), as in the play's totals: Ben 1 of 1 + 2, Eva 1 + 1 of 1 + 2.
@@ -357,6 +356,33 @@ describe('the columns follow the export settings', () => {
     const plain = await table({ exam, format: 'csv' });
     expect(plain.header).toEqual(['User', 'Name', 'Email', 'Mobile', 'Attempt', 'Status', 'Started', 'Finished', 'Valid', 'Successful', 'Grade']);
     expect(plain.rows.map((r) => r[0])).toEqual([eva.user.id]);
+  });
+
+  it('a Journey column only when the exam starts a published journey: each examinee\'s place in it', async () => {
+    const exam = await newExam(t, me);
+    await ok(t, 'POST', 'exam:settings', { exam, export_journey: true }, me);
+    const [done, stuck, outside] = [
+      await examinee(exam, 'jrn-done', { first: 'Dora', last: 'Done' }),
+      await examinee(exam, 'jrn-stuck', { first: 'Stan', last: 'Stuck' }),
+      await examinee(exam, 'jrn-out', { first: 'Otto', last: 'Out' }),
+    ];
+    expect((await table({ exam, format: 'csv' })).header).not.toContain('Journey');
+    const nodes = [{ node: 'start', type: 'start', config: { complete_on: 'finish' }, next: { done: null } }];
+    const journey = await t.db.prisma.journey.create({ data: { id: newId('Journey'), examId: exam, settings: {}, nodes, version: 0 } });
+    expect((await table({ exam, format: 'csv' })).header).not.toContain('Journey');
+    await t.db.prisma.journey.update({ where: { id: journey.id }, data: { version: 1, published: { schema: 1, settings: {}, nodes }, publishedAt: new Date() } });
+    await t.db.prisma.journeyUser.createMany({
+      data: [
+        { journeyId: journey.id, userId: done.user.id, status: 'completed', outcome: 'passed', run: 1, timeStart: new Date() },
+        { journeyId: journey.id, userId: stuck.user.id, status: 'error', error: 'content-locked', run: 1, node: 'start', timeStart: new Date() },
+      ],
+    });
+    const { header, rows } = await table({ exam, format: 'csv' });
+    expect(header.at(-1)).toBe('Journey');
+    const journeyOf = (who: Caller) => rows.find((r) => r[0] === who.user.id)!.at(-1);
+    expect(journeyOf(done)).toBe('completed: passed');
+    expect(journeyOf(stuck)).toBe('error: content-locked');
+    expect(journeyOf(outside)).toBe('');
   });
 
   it("speaks the caller's language, or the one asked for", async () => {

@@ -76,6 +76,8 @@ export interface TablePlan {
   /** Question columns (answers, points), in the Quiz set's order, then any other answered question. */
   questions: { id: string; label: string }[];
   skills: { id: string; title: string }[];
+  /** The journey the exam starts, when its column is exported. */
+  journeyId: string | null;
   header: string[];
 }
 
@@ -124,6 +126,7 @@ export async function planTable(ctx: Context, exam: Exam, choice: ExportChoice):
     fields: survey || settings.exportCustomFields ? fields : [],
     questions,
     skills,
+    journeyId: on('exportJourney') ? ((await ctx.db.journey.findFirst({ where: { examId: exam.id, version: { gt: 0 } }, select: { id: true } }))?.id ?? null) : null,
     header: [],
   };
   plan.header = headerOf(plan);
@@ -146,7 +149,7 @@ function headerOf(p: TablePlan): string[] {
   if (on('exportAnswers')) for (const q of p.questions) h.push(`${w.answer}: ${q.label}`);
   if (on('exportPoints')) for (const q of p.questions) h.push(`${w.points}: ${q.label}`);
   if (on('exportSuspicion')) h.push(w.suspicion);
-  if (on('exportJourney')) h.push(w.journey);
+  if (p.journeyId) h.push(w.journey);
   return h;
 }
 
@@ -207,7 +210,10 @@ export async function* tableRows(ctx: Context, p: TablePlan): AsyncGenerator<Cel
       }) as Promise<Result[]>,
       p.fields.length ? ctx.db.examFieldValue.findMany({ where: { fieldId: { in: p.fields.map((f) => f.id) }, userId: { in: ids } } }) : Promise.resolve([]),
     ]);
-    const skillPoints = p.skills.length ? await skillPointsOfPlays(ctx.db, plays.filter((r) => r.status === 'finished'), 'id') : new Map<string, Map<string, SkillPoints>>();
+    const [skillPoints, journeyOf] = await Promise.all([
+      p.skills.length ? skillPointsOfPlays(ctx.db, plays.filter((r) => r.status === 'finished'), 'id') : new Map<string, Map<string, SkillPoints>>(),
+      journeyStates(ctx, p.journeyId, ids),
+    ]);
     const byUser = new Map<string, Result[]>();
     for (const play of plays) byUser.set(play.userId!, [...(byUser.get(play.userId!) ?? []), play]);
     const valueOf = new Map(values.map((v) => [`${v.fieldId} ${v.userId}`, v.value]));
@@ -220,8 +226,9 @@ export async function* tableRows(ctx: Context, p: TablePlan): AsyncGenerator<Cel
         rows.push([...identity, ...answerCells(p, results[results.length - 1])]);
         continue;
       }
-      if (results.length === 0) rows.push([...identity, ...resultCells(p, undefined, undefined)]);
-      for (const r of results) rows.push([...identity, ...resultCells(p, r, skillPoints.get(r.id))]);
+      const journey = journeyOf.get(user.id) ?? null;
+      if (results.length === 0) rows.push([...identity, ...resultCells(p, undefined, undefined, journey)]);
+      for (const r of results) rows.push([...identity, ...resultCells(p, r, skillPoints.get(r.id), journey)]);
     }
     yield rows;
     if (users.length < BATCH) return;
@@ -242,7 +249,7 @@ function answerCells(p: TablePlan, r: Result | undefined): Cell[] {
   return p.questions.map((q) => answerText(byQuestion.get(q.id)?.response));
 }
 
-function resultCells(p: TablePlan, r: Result | undefined, skillPoints: Map<string, SkillPoints> | undefined): Cell[] {
+function resultCells(p: TablePlan, r: Result | undefined, skillPoints: Map<string, SkillPoints> | undefined, journey: string | null): Cell[] {
   const w = p.words;
   const s = p.settings;
   const yesNo = (v: boolean | null | undefined) => (v === null || v === undefined ? null : v ? w.yes : w.no);
@@ -261,10 +268,21 @@ function resultCells(p: TablePlan, r: Result | undefined, skillPoints: Map<strin
   }
   if (s.exportAnswers) for (const q of p.questions) cells.push(answerText(byQuestion.get(q.id)?.response));
   if (s.exportPoints) for (const q of p.questions) cells.push(finished ? (byQuestion.get(q.id)?.points ?? 0) : null);
-  // Nothing in the service records suspicious behaviour, and journeys are not built: the columns keep their place, empty.
+  // Nothing in the service records suspicious behaviour: the column keeps its place, empty.
   if (s.exportSuspicion) cells.push(null);
-  if (s.exportJourney) cells.push(null);
+  if (p.journeyId) cells.push(journey);
   return cells;
+}
+
+/**
+ * Each user's place in the exam's journey as one cell: the status, with the outcome once completed
+ * or stopped and the error code in error (`completed: passed`, `error: content-locked`); empty
+ * before the user entered.
+ */
+async function journeyStates(ctx: Context, journeyId: string | null, userIds: string[]): Promise<Map<string, string>> {
+  if (!journeyId) return new Map();
+  const rows = await ctx.db.journeyUser.findMany({ where: { journeyId, userId: { in: userIds } }, select: { userId: true, status: true, outcome: true, error: true } });
+  return new Map(rows.map((r) => [r.userId, [r.status, r.status === 'error' ? r.error : r.outcome].filter(Boolean).join(': ')]));
 }
 
 /** The `answers` preset of an anonymous survey: answers only, no examinee, in no meaningful order (by result id). */
