@@ -7,7 +7,7 @@ import { newId } from '../../ids.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import type { SystemContext } from '../../jobs/system.ts';
 import { defineTask } from '../../jobs/task.ts';
-import { date } from '../../rest/format.ts';
+import { date } from '../../dates.ts';
 import { audit } from '../audit/audit.service.ts';
 import { unknownContent } from '../content/records.ts';
 import { findExam } from '../exams/access.ts';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
-import { datetime } from '../../rest/format.ts';
+import { datetime } from '../../dates.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import type { SystemContext } from '../../jobs/system.ts';
 import { defineTask } from '../../jobs/task.ts';

@@ -1,5 +1,5 @@
 import type { Play, PlayAnswer, Question } from '../../generated/prisma/client.ts';
-import { datetime } from '../../rest/format.ts';
+import { datetime } from '../../dates.ts';
 
 /**
  * The contract's Quiz play result, built once for REST and for the webhooks' `data`. Datetimes in

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Exam, ExamField, Play, Prisma, User } from '../../generated/prisma/client.ts';
 import { userPolicy } from '../../auth/policy.ts';
-import { datetime } from '../../rest/format.ts';
+import { datetime } from '../../dates.ts';
 import { settingsView, type SettingsView } from '../exams/settings.model.ts';
 import { storedSettings } from '../exams/settings.service.ts';
 import { skillsOf } from '../quizzes/items.service.ts';
