@@ -34,11 +34,12 @@ export class LiveResults {
     const logged = (what: string) => (err: unknown) => options.log.warn({ err }, `live results: redis ${what} failed`);
     const eventTarget = createRedisEventTarget<CustomEvent>({
       publishClient: { publish: (channel: string, message: string) => publisher.publish(channel, message).catch(logged('publish')) } as unknown as Redis,
-      subscribeClient: Object.assign(Object.create(subscriber) as Redis, {
+      // The event target uses only these three methods of its subscriber.
+      subscribeClient: {
         subscribe: (channel: string) => subscriber.subscribe(channel).catch(logged('subscribe')),
         unsubscribe: (channel: string) => subscriber.unsubscribe(channel).catch(logged('unsubscribe')),
         on: subscriber.on.bind(subscriber),
-      }),
+      } as unknown as Redis,
     });
     this.pubsub = createPubSub<Topics>({ eventTarget });
   }
