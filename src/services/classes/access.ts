@@ -5,6 +5,7 @@ import { allowedWhere, denied } from '../../auth/policy.ts';
 import type { ActionOn } from '../../auth/actions.ts';
 import { loaders } from '../loaders.ts';
 import type { Selection } from '../selection.ts';
+import { unknownContent } from '../content/records.ts';
 
 /**
  * Who sees and manages which classes, memberships and submissions, under the content permission
@@ -72,14 +73,17 @@ async function matching(ctx: Context, ids: string[], rule: Prisma.ClassWhereInpu
 export async function findClasses(ctx: Context, codes: string[], argument: string, need: Need, query: ClassSelection = {}): Promise<Class[]> {
   const ids = [...new Set(codes)];
   const found = new Map((await ctx.db.class.findMany({ ...query, where: { id: { in: ids } } })).map((c) => [c.id, c]));
-  const unknown = (id: string) => new ArgumentError(argument, `no class with identification string '${id}'`, 'NOT_FOUND');
+  const unknown = (id: string) => unknownContent('class', id, argument);
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw unknown(missing);
   if (!ctx.viewer.user.admin) {
+    // A level an action needs includes view, so when every class allows the action, every one is
+    // visible too: one statement; only a refusal asks which of them the viewer may not see.
+    if (need !== 'read' && (await matching(ctx, ids, await classesAllowing(ctx, need))).size === ids.length) return ids.map((id) => found.get(id)!);
     const visible = await matching(ctx, ids, await visibleClassesWhere(ctx));
     const hidden = ids.find((id) => !visible.has(id));
     if (hidden) throw unknown(hidden);
-    if (need !== 'read' && (await matching(ctx, ids, await classesAllowing(ctx, need))).size < ids.length) throw denied(need);
+    if (need !== 'read') throw denied(need);
   }
   return ids.map((id) => found.get(id)!);
 }
