@@ -23,7 +23,7 @@ export const journeyUserRoutes: Record<string, Handler> = {
       published: datetime(r.published),
       ...(r.unchanged ? { unchanged: true } : {}),
       ...(r.remapped ? { remapped: r.remapped } : {}),
-      ...(r.issues ? { issues: r.issues.map((i) => ({ level: i.level, code: i.code, node: i.node, output: i.output, message: i.message })) } : {}),
+      ...(r.issues ? { issues: r.issues } : {}),
       ...(r.warning ? { warning: r.warning } : {}),
     };
   },

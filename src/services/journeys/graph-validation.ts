@@ -135,7 +135,7 @@ class Fields {
     return `${this.what}.${field}`;
   }
 
-  text(field: string, o: { min?: number; max: number; required?: boolean; fallback?: string; code?: IssueCode; nullable?: boolean }): string | undefined {
+  text(field: string, o: { min?: number; max: number; required?: boolean; fallback?: string; code?: IssueCode }): string | undefined {
     const v = this.get(field);
     if (v === undefined || v === null) {
       if (o.required) this.problem('config-invalid', `${this.name(field)} is required`);
@@ -444,7 +444,7 @@ function parseRuleValue(f: Fields, operator: RuleOperator, kind: { kind: Kind; m
 
 const BRANCH_KEY = NODE_KEY;
 
-function branchesOf(f: Fields, c: Collector, o: { min: number; max: number }): Raw[] {
+function branchesOf(f: Fields, o: { min: number; max: number }): Raw[] {
   const v = f.get('branches');
   if (!Array.isArray(v)) {
     f.problem('config-invalid', `${f.name('branches')} must be a list`);
@@ -503,7 +503,7 @@ function parseConfig(c: Collector, type: NodeType, f: Fields, stepKeys: Readonly
     case 'condition': {
       const seen = new Set<string>();
       const branches: ConditionBranch[] = [];
-      branchesOf(f, c, { min: 0, max: journeyLimits.conditionBranches }).forEach((raw, i) => {
+      branchesOf(f, { min: 0, max: journeyLimits.conditionBranches }).forEach((raw, i) => {
         const bf = new Fields(c, raw, `${f.path}.branches[${i}]`, f.node, null, f.name(`branches[${i}]`));
         const key = branchKey(bf, seen, 'else');
         const branch = new Fields(c, raw, bf.path, f.node, key ?? null, bf.name('').slice(0, -1));
@@ -529,7 +529,7 @@ function parseConfig(c: Collector, type: NodeType, f: Fields, stepKeys: Readonly
     case 'split': {
       const seen = new Set<string>();
       const branches: SplitBranch[] = [];
-      branchesOf(f, c, journeyLimits.splitBranches).forEach((raw, i) => {
+      branchesOf(f, journeyLimits.splitBranches).forEach((raw, i) => {
         const bf = new Fields(c, raw, `${f.path}.branches[${i}]`, f.node, null, f.name(`branches[${i}]`));
         const key = branchKey(bf, seen);
         const label = bf.text('label', { max: journeyLimits.label });

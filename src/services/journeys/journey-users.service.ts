@@ -3,18 +3,29 @@
  * GraphQL `Exam.journeyUser`). The user reads their own; educators need report on the exam.
  */
 import { z } from 'zod';
-import { canEach } from '../../auth/policy.ts';
 import type { Context } from '../../context.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
-import { unknownContent } from '../content/records.ts';
+import type { Exam, Journey } from '../../generated/prisma/client.ts';
+import { ArgumentError } from '../../errors.ts';
+import { findExam } from '../exams/access.ts';
+import { assertMayList } from '../plays/results.service.ts';
 import { code, parseInput } from '../validation.ts';
 import { stepsCompleted, stepsRemaining, stepsTotal } from './engine.ts';
 import type { JourneyGraph } from './format.ts';
 import { renderJourneyNodes } from './graph-validation.ts';
+import { draftOf, publishedOf } from './graph.service.ts';
 import { stateOf, visitOf } from './runtime.ts';
 
 export const journeyUserInput = z.object({ exam: code(), user: code() });
 
+const noJourney = () => new ArgumentError('exam', 'the exam starts no journey', 'NO_JOURNEY');
+
+type StoredJourney = Pick<Journey, 'settings' | 'nodes' | 'published'>;
+
+/** The graph users move along: the published version, else the draft. */
+const currentGraph = (journey: StoredJourney): JourneyGraph => publishedOf(journey) ?? draftOf(journey);
+
+/** The journey's title: the published version's, else the draft's. */
+const titleOf = (journey: StoredJourney): string | null => currentGraph(journey).settings?.title ?? draftOf(journey).settings.title ?? null;
 
 /**
  * GET exam:journey:user (and GraphQL `Exam.journeyUser`), with dates as Date: the REST face writes
@@ -23,17 +34,12 @@ export const journeyUserInput = z.object({ exam: code(), user: code() });
 export async function getJourneyUser(ctx: Context, raw: Record<string, unknown>) {
   const input = parseInput(journeyUserInput, raw);
   const exam = await ctx.db.exam.findFirst({ where: { id: input.exam, archived: false }, include: { journey: true } });
-  if (!exam) throw unknownContent('exam', input.exam);
-  if (input.user !== ctx.viewer.user.id) {
-    const [view, report] = await canEach(ctx, [['exam:read', exam], ['exam:results:read', exam]]);
-    if (!view) throw unknownContent('exam', input.exam);
-    if (!report) throw new PermissionError("You need report permission on this exam to read its users' journeys");
-  }
-  const journey = exam.journey;
-  if (!journey) throw new ArgumentError('exam', 'the exam starts no journey', 'NO_JOURNEY');
-  const graph = (journey.published ?? { schema: 1, settings: journey.settings, nodes: journey.nodes }) as unknown as JourneyGraph;
-  const title = (graph.settings?.title ?? (journey.settings as { title?: string | null })?.title) ?? null;
-  const base = { exam: exam.id, journey: title, user: input.user };
+  // The user reads their own; others need report on the exam, as for its results.
+  await assertMayList(ctx, 'exam', exam, input.exam, input.user);
+  const { journey } = exam!;
+  if (!journey) throw noJourney();
+  const graph = currentGraph(journey);
+  const base = { exam: exam!.id, journey: titleOf(journey), user: input.user };
   const row = await ctx.db.journeyUser.findUnique({ where: { journeyId_userId: { journeyId: journey.id, userId: input.user } } });
   if (!row) return { ...base, status: null };
   const [visitRows, eventRows] = await Promise.all([
@@ -41,7 +47,7 @@ export async function getJourneyUser(ctx: Context, raw: Record<string, unknown>)
     ctx.db.journeyEvent.findMany({ where: { journeyId: journey.id, userId: input.user }, orderBy: [{ time: 'asc' }, { id: 'asc' }] }),
   ]);
   const state = stateOf(row);
-  const nodes = new Map((await renderJourneyNodes(ctx, exam, graph.nodes)).map((n) => [n.node, n]));
+  const nodes = new Map((await renderJourneyNodes(ctx, exam!, graph.nodes)).map((n) => [n.node, n]));
   const visits = visitRows.map(visitOf);
   const current = visits.filter((v) => v.run === state.run);
   const open = current.at(-1);
@@ -116,7 +122,7 @@ export interface JourneySummary {
  * The journey's summary (GET exam:journey, GraphQL dashboard): users per status and, for the
  * published version's nodes, users standing on each. Two grouped counts whatever the number of users.
  */
-export async function journeySummary(ctx: Pick<Context, 'db'>, journey: { id: string; examId: string; enabled: boolean; version: number; publishedAt: Date | null; published: unknown; settings: unknown; nodes: unknown }): Promise<JourneySummary> {
+export async function journeySummary(ctx: Pick<Context, 'db'>, journey: Pick<Journey, 'id' | 'examId' | 'enabled' | 'version' | 'publishedAt' | 'published' | 'settings' | 'nodes'>): Promise<JourneySummary> {
   const [byStatus, byNode] = await Promise.all([
     ctx.db.journeyUser.groupBy({ by: ['status'], where: { journeyId: journey.id }, _count: { _all: true } }),
     ctx.db.journeyUser.groupBy({ by: ['node', 'status'], where: { journeyId: journey.id, status: { in: ['active', 'waiting', 'error'] } }, _count: { _all: true } }),
@@ -126,25 +132,19 @@ export async function journeySummary(ctx: Pick<Context, 'db'>, journey: { id: st
     users.total += g._count._all;
     if (g.status in users) users[g.status as keyof typeof users] += g._count._all;
   }
-  const graph = (journey.published ?? { nodes: journey.nodes, settings: journey.settings }) as JourneyGraph;
-  const nodes = graph.nodes.map((n) => {
+  const nodes = currentGraph(journey).nodes.map((n) => {
     const here = byNode.filter((g) => g.node === n.node);
     const count = (status: string) => here.filter((g) => g.status === status).reduce((s, g) => s + g._count._all, 0);
     const [active, waiting, error] = [count('active'), count('waiting'), count('error')];
     return { node: n.node, type: n.type, label: n.label ?? null, users: active + waiting + error, active, waiting, error };
   });
-  const title = graph.settings?.title ?? (journey.settings as { title?: string | null } | null)?.title ?? null;
-  return { exam: journey.examId, journey: journey.id, title, active: journey.enabled, version: journey.version, published: journey.publishedAt, users, nodes };
+  return { exam: journey.examId, journey: journey.id, title: titleOf(journey), active: journey.enabled, version: journey.version, published: journey.publishedAt, users, nodes };
 }
 
 /** GET exam:journey: view on the starting exam and report on its results (the counts are about its users). */
 export async function getJourneySummary(ctx: Context, raw: Record<string, unknown>): Promise<JourneySummary> {
   const input = parseInput(journeySummaryInput, raw);
-  const exam = await ctx.db.exam.findFirst({ where: { id: input.exam, archived: false }, include: { journey: true } });
-  if (!exam) throw unknownContent('exam', input.exam);
-  const [view, report] = await canEach(ctx, [['exam:read', exam], ['exam:results:read', exam]]);
-  if (!view) throw unknownContent('exam', input.exam);
-  if (!report) throw new PermissionError("You need report permission on this exam to read its journey's users");
-  if (!exam.journey) throw new ArgumentError('exam', 'the exam starts no journey', 'NO_JOURNEY');
+  const exam = (await findExam(ctx, input.exam, 'exam:results:read', 'exam', { include: { journey: true } })) as Exam & { journey: Journey | null };
+  if (!exam.journey) throw noJourney();
   return journeySummary(ctx, exam.journey);
 }

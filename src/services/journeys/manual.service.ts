@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { canEach } from '../../auth/policy.ts';
 import type { Context } from '../../context.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { clock } from '../exams/clock.ts';
@@ -46,8 +47,8 @@ export async function changeJourneyUser(ctx: Context, raw: Record<string, unknow
   } else if (input.to !== undefined) throw new ArgumentError('to', `applies only to a move`, 'ARGUMENT_CONFLICT');
   const now = clock.now();
   await ctx.db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<Array<{ userId: string }>>`SELECT "userId" FROM "JourneyUser" WHERE "journeyId" = ${journey.id} AND "userId" = ${input.user} FOR UPDATE`;
-    const user = row && (await tx.journeyUser.findUnique({ where: { journeyId_userId: { journeyId: journey.id, userId: input.user } } }));
+    // Read under its lock: a timer run (SKIP LOCKED) leaves the user to this change.
+    const [user] = await tx.$queryRaw<Array<Prisma.JourneyUserGetPayload<object>>>`SELECT * FROM "JourneyUser" WHERE "journeyId" = ${journey.id} AND "userId" = ${input.user} FOR UPDATE`;
     if (!user) throw new ArgumentError('user', `user '${input.user}' has not entered the journey`, 'NOT_FOUND');
     if (!appliesTo[input.type].includes(user.status)) {
       throw new ArgumentError('type', `a ${input.type} does not apply to a user whose journey is ${user.status}`, 'JOURNEY_CHANGE_REFUSED');

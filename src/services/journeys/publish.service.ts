@@ -12,8 +12,7 @@ import { clock } from '../exams/clock.ts';
 import { code, json, parseInput } from '../validation.ts';
 import { move, stop } from './engine.ts';
 import { hasErrors, validateJourneyGraph, type Issue } from './graph-validation.ts';
-import { examJourney } from './graph.service.ts';
-import type { JourneyGraph, JourneyNode, JourneySettings } from './format.ts';
+import { draftOf, examJourney, hasUnpublishedChanges, publishedOf } from './graph.service.ts';
 import { applyToUsers, journeyInclude, loaded } from './runtime.ts';
 
 export const publishInput = z.object({
@@ -43,7 +42,7 @@ const WARNING_DISABLED = 'The journey is disabled: users do not enter it until i
 export async function publishJourney(ctx: Context, raw: Record<string, unknown>): Promise<PublishResult> {
   const input = parseInput(publishInput, raw);
   const { exam, journey } = await examJourney(ctx, input.exam, 'exam:journey:update');
-  const draft: JourneyGraph = { schema: 1, settings: journey.settings as unknown as JourneySettings, nodes: journey.nodes as unknown as JourneyNode[] };
+  const draft = draftOf(journey);
   const issues = await validateJourneyGraph(ctx, exam, draft);
   if (hasErrors(issues)) {
     const listed = issues.filter((i) => i.level === 'error').map((i) => (i.node ? `${i.node}: ${i.message}` : i.message));
@@ -53,8 +52,8 @@ export async function publishJourney(ctx: Context, raw: Record<string, unknown>)
     exam: exam.id, journey: j.id, active: j.enabled, version: j.version, published: j.publishedAt!,
   });
   const warning = journey.enabled ? {} : { warning: WARNING_DISABLED };
-  const previous = journey.published as unknown as JourneyGraph | null;
-  if (previous && journey.version > 0 && sameGraph(previous, draft)) return { ...base(journey), unchanged: true, ...warning };
+  const previous = publishedOf(journey);
+  if (previous && journey.version > 0 && !hasUnpublishedChanges(journey)) return { ...base(journey), unchanged: true, ...warning };
 
   const draftKeys = new Set(draft.nodes.map((n) => n.node));
   const removed = (previous?.nodes ?? []).map((n) => n.node).filter((k) => !draftKeys.has(k));
@@ -109,21 +108,3 @@ export async function publishJourney(ctx: Context, raw: Record<string, unknown>)
     };
   });
 }
-
-/** Whether two graphs are the same version (positions and informative fields aside). */
-function sameGraph(a: JourneyGraph, b: JourneyGraph): boolean {
-  const strip = (g: JourneyGraph) => JSON.stringify({
-    settings: canonical(g.settings),
-    nodes: g.nodes.map((n) => canonical({ node: n.node, type: n.type, label: n.label ?? null, position: n.position ?? null, config: n.config, next: n.next })),
-  });
-  return strip(a) === strip(b);
-}
-
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, v]) => [k, canonical(v)]));
-  }
-  return value;
-}
-
