@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
 import type { Platform } from './context.ts';
-import { RestRouter, errorResponse, type RestRequest, type RestResponse } from './rest/router.ts';
+import { RestRouter, errorResponse, type RestResponse } from './rest/router.ts';
 import { RateLimiter } from './rest/rate-limit.ts';
 import { MAX_BODY_BYTES, PayloadTooLargeError, parseBodyArgs } from './http/body.ts';
 import { AppError } from './errors.ts';

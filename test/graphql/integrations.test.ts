@@ -14,7 +14,7 @@ import {
   type CreateIntegrationInput,
   type IntegrationsQuery,
 } from '../../schema/operations/generated.ts';
-import { type GraphQLErrorBody, ISO, expectCode, ok, refused, send } from './client.ts';
+import { ISO, expectCode, ok, refused, send } from './client.ts';
 
 let t: TestApp;
 beforeAll(async () => {

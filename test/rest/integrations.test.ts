@@ -1,6 +1,6 @@
 import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASE_URL, createTestApp, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
+import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { newId } from '../../src/ids.ts';
 import { expectError } from '../helpers/expect.ts';
 

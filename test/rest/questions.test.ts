@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
+import { createTestApp, BASE_URL, type Caller, type TestApp } from '../helpers/app.ts';
 import { expectError, refusedUnchanged } from '../helpers/expect.ts';
 import { newId } from '../../src/ids.ts';
 import { checkAnswer, type Response } from '../../src/services/questions/answer-checker.ts';

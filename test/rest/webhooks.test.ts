@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
+import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { newId } from '../../src/ids.ts';
 import { deliverDueWebhooks } from '../../src/services/webhooks/delivery.ts';
 import { enqueueEvent } from '../../src/services/webhooks/events.ts';

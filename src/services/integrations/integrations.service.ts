@@ -12,6 +12,7 @@ import { pageWindow, paging, searchOnly } from '../paging.ts';
 import type { Selection, Window } from '../selection.ts';
 import * as s from './integrations.schemas.ts';
 import { generateKeys, keyKindOf, keysRecord, replacementKeys, type KeysRecord } from './keys.ts';
+import { unknownContent } from '../content/records.ts';
 
 type IntegrationSelection = Selection<'Integration'>;
 
@@ -23,7 +24,7 @@ type IntegrationSelection = Selection<'Integration'>;
  */
 async function findIntegration(ctx: Context, code: string, action: ActionOn<'integration'>, query: IntegrationSelection = {}): Promise<Integration> {
   const integration = await ctx.db.integration.findUnique({ ...query, where: { id: code } });
-  const unknown = new ArgumentError('integration', `no integration with identification string '${code}'`, 'NOT_FOUND');
+  const unknown = unknownContent('integration', code);
   if (!integration) throw unknown;
   await assertCan(ctx, action, integration, unknown);
   return integration;

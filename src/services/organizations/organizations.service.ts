@@ -1,6 +1,5 @@
 import type { Context } from '../../context.ts';
 import type { Organization, Prisma } from '../../generated/prisma/client.ts';
-import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { organizationAccess, organizationRights, type OrganizationAccess } from '../../auth/organization-policy.ts';
 import { allowedWhere, assertCan } from '../../auth/policy.ts';
@@ -12,12 +11,10 @@ import type { Selection, Window } from '../selection.ts';
 import { validateCustomFields } from '../users/users.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './organizations.schemas.ts';
+import { unknownContent } from '../content/records.ts';
 
 type Tx = Prisma.TransactionClient;
 type OrganizationSelection = Selection<'Organization'>;
-
-const unknownOrganization = (code: string, argument = 'organization') =>
-  new ArgumentError(argument, `no organization with identification string '${code}'`, 'NOT_FOUND');
 
 /**
  * Loads an organization the viewer may view (a member, its owner, an instance administrator, or
@@ -26,10 +23,10 @@ const unknownOrganization = (code: string, argument = 'organization') =>
  */
 export async function organizationFor(ctx: Context, code: string, argument = 'organization', query: OrganizationSelection = {}): Promise<OrganizationAccess> {
   const organization = await ctx.db.organization.findUnique({ ...query, where: { id: code } });
-  if (!organization) throw unknownOrganization(code, argument);
+  if (!organization) throw unknownContent('organization', code, argument);
   const access = await organizationAccess(ctx.db, ctx.viewer, organization);
   // Managers and members view it; only the others need their rules looked up.
-  if (!access.manager && !access.membership) await assertCan(ctx, 'organization:read', organization, unknownOrganization(code, argument));
+  if (!access.manager && !access.membership) await assertCan(ctx, 'organization:read', organization, unknownContent('organization', code, argument));
   return access;
 }
 
@@ -121,7 +118,7 @@ export async function createOrganization(ctx: Context, raw: Record<string, unkno
 export async function updateOrganization(ctx: Context, raw: Record<string, unknown>, query: OrganizationSelection = {}): Promise<Organization> {
   const input = parseInput(s.updateOrganization, raw);
   const access = await organizationFor(ctx, input.organization, 'organization', query);
-  await assertCan(ctx, 'organization:update', access.organization, unknownOrganization(input.organization));
+  await assertCan(ctx, 'organization:update', access.organization, unknownContent('organization', input.organization));
   await checkPrivileged(ctx, input.domain);
   const { organization } = access;
   const data: Prisma.OrganizationUpdateInput = {};
@@ -147,7 +144,7 @@ export async function updateOrganization(ctx: Context, raw: Record<string, unkno
 export async function deleteOrganization(ctx: Context, raw: Record<string, unknown>): Promise<Organization> {
   const code = parseInput(s.organizationRef, raw).organization;
   const access = await organizationFor(ctx, code);
-  await assertCan(ctx, 'organization:delete', access.organization, unknownOrganization(code));
+  await assertCan(ctx, 'organization:delete', access.organization, unknownContent('organization', code));
   await ctx.db.$transaction(async (tx) => {
     await tx.organization.delete({ where: { id: access.organization.id } });
     await forgetContent(tx, 'organization', access.organization.id);

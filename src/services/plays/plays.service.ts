@@ -17,10 +17,10 @@ import { deriveStatus } from '../exams/status.ts';
 import { runSettingsOf } from '../exams/settings-status.ts';
 import { unknownPlay } from './play-access.ts';
 import { settlePlay } from './settle.ts';
-import { onPlaySettled } from '../journeys/runtime.ts';
 import { pointsMaximumOf } from './scoring.ts';
 import { announceResult } from './result-events.ts';
 import * as s from './plays.schemas.ts';
+import { unknownQuizSet } from '../quizzes/access.ts';
 
 /**
  * The player: starting, answering and finishing plays for the calling (or assumed) user, and
@@ -30,7 +30,6 @@ import * as s from './plays.schemas.ts';
  */
 
 type Tx = Prisma.TransactionClient;
-type ExamWithQuiz = Exam & { quiz: QuizSet };
 
 const playError = (rule: string, code: string) => new PermissionError(rule, code);
 
@@ -149,7 +148,7 @@ async function startExamPlay(ctx: Context, examId: string, now: Date): Promise<s
 
 async function startPracticePlay(ctx: Context, quizId: string, now: Date): Promise<string> {
   const quiz = await ctx.db.quizSet.findFirst({ where: { id: quizId, archived: false } });
-  if (!quiz || !(await can(ctx, 'quiz:read', quiz))) throw new ArgumentError('quiz', `no Quiz set with identification string '${quizId}'`, 'NOT_FOUND');
+  if (!quiz || !(await can(ctx, 'quiz:read', quiz))) throw unknownQuizSet(quizId);
   const questionIds = await questionOrder(ctx, quiz);
   // Practice plays are not announced live (only exams have live dashboards), so nothing is collected.
   return ctx.db.$transaction(async (tx) => {
@@ -265,7 +264,6 @@ export async function finishLocked(ctx: Pick<Context, 'db'> | SystemContext, tx:
   await cancel(tx, finishOverduePlay, play.id);
   const settled = await settlePlay(tx, play.id, { score: true, rules: await rulesOf(tx, play) });
   await announceResult(tx, settled);
-  await onPlaySettled(tx, settled);
   finished.add(settled);
 }
 
@@ -308,7 +306,6 @@ export async function gradeAnswer<S extends Selection<'PlayAnswer'>>(ctx: Contex
     if (input.points > answer.pointsMaximum) throw new ArgumentError('points', `must be at most the question's maximum, ${answer.pointsMaximum}`);
     await tx.playAnswer.update({ where: { playId_questionId: { playId: play.id, questionId: answer.questionId } }, data: { points: input.points, evaluated: true, gradedById: ctx.viewer.user.id } });
     const settled = await settlePlay(tx, play.id, { score: false, rules: await rulesOf(tx, play) });
-    await onPlaySettled(tx, settled);
     graded.add(settled);
     return tx.playAnswer.findUniqueOrThrow({ ...(query ?? {}), where: { playId_questionId: { playId: play.id, questionId: answer.questionId } } });
   });

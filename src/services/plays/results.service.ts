@@ -1,8 +1,9 @@
 import type { Context } from '../../context.ts';
 import type { Exam, Play, Prisma, QuizSet } from '../../generated/prisma/client.ts';
 import { can, canEach } from '../../auth/policy.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
+import { PermissionError } from '../../errors.ts';
 import { unknownContent } from '../content/records.ts';
+import { findExam } from '../exams/access.ts';
 import type { Selection } from '../selection.ts';
 import { parseInput } from '../validation.ts';
 import { examRules } from './exam-rules.ts';
@@ -10,6 +11,7 @@ import { findReadablePlay, levelsOn, unknownPlay, type PlayWithContent } from '.
 import { detailedResult, examPlayResult, playResult } from './result-record.ts';
 import { pointsMaximumOf } from './scoring.ts';
 import * as s from './plays.schemas.ts';
+import { unknownQuizSet } from '../quizzes/access.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -34,7 +36,7 @@ export async function getPlayResult(ctx: Context, raw: Record<string, unknown>) 
  * it. A caller that may not view it (and is not asking for itself) learns nothing of it.
  */
 export async function assertMayList(ctx: Context, type: 'exam' | 'quiz', content: Exam | QuizSet | null, id: string, user: string): Promise<void> {
-  const notFound = type === 'exam' ? unknownContent('exam', id) : new ArgumentError('quiz', `no Quiz set with identification string '${id}'`, 'NOT_FOUND');
+  const notFound = type === 'exam' ? unknownContent('exam', id) : unknownQuizSet(id);
   if (!content) throw notFound;
   if (user === ctx.viewer.user.id) return;
   const [view, report] = await canEach(ctx, type === 'exam' ? [['exam:read', content], ['exam:results:read', content]] : [['quiz:read', content], ['quiz:results:read', content]]);
@@ -66,10 +68,7 @@ export async function listExamResults(ctx: Context, raw: Record<string, unknown>
  * nothing of it.
  */
 export async function watchExamResults(ctx: Context, examId: string): Promise<AsyncIterable<{ play: string }>> {
-  const exam = await ctx.db.exam.findFirst({ where: { id: examId, archived: false } });
-  const [view, report] = exam ? await canEach(ctx, [['exam:read', exam], ['exam:results:read', exam]]) : [false, false];
-  if (!exam || !view) throw unknownContent('exam', examId);
-  if (!report) throw new PermissionError('You need report permission on this exam to watch its results');
+  const exam = await findExam(ctx, examId, 'exam:results:read');
   return ctx.live.subscribe(exam.id);
 }
 

@@ -1,5 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { certifySettled } from '../certificates/certificates.service.ts';
+import { onPlaySettled } from '../journeys/runtime.ts';
 import { recordExamRequirements } from './competency-progress.ts';
 import type { PlayRules } from './exam-rules.ts';
 import { gradeOf, scoreAnswer, totalsOf } from './scoring.ts';
@@ -12,7 +13,8 @@ export type SettledPlay = Prisma.PlayGetPayload<{ include: { exam: true; quiz: t
  * Writes a finished play's scores: with `score`, every answer through the answer checker (an
  * educator's grade stays); then the totals over the play's questions (unanswered ones score 0),
  * and the grade and success once nothing waits for a person (until then both are null); the
- * user's exam requirements follow, and the certificate of a result that qualifies for one.
+ * user's exam requirements follow, the certificate of a result that qualifies for one, and the
+ * user's journeys (steps of the play's exam or Quiz set, entering one its exam starts).
  */
 export async function settlePlay(tx: Tx, playId: string, options: { score: boolean; rules: PlayRules }): Promise<SettledPlay> {
   const play = await tx.play.findUniqueOrThrow({ where: { id: playId } });
@@ -43,5 +45,6 @@ export async function settlePlay(tx: Tx, playId: string, options: { score: boole
   const settled = await tx.play.update({ where: { id: playId }, data: { ...totals, grade, successful }, include: { exam: true, quiz: true } });
   await recordExamRequirements(tx, settled);
   await certifySettled(tx, settled, preset);
+  await onPlaySettled(tx, settled);
   return settled;
 }

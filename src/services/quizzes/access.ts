@@ -13,10 +13,13 @@ import type { Selection } from '../selection.ts';
 
 const live = contentTypeRegistry.quiz.live;
 
+/** The answer to an identification string of no Quiz set (or of one the caller may not view). */
+export const unknownQuizSet = (code: string, argument = 'quiz') => new ArgumentError(argument, `no Quiz set with identification string '${code}'`, 'NOT_FOUND');
+
 /** The Quiz set named by `code` (NOT_FOUND naming `argument`), once the viewer may do `action` on it. */
 export async function findQuizSet(ctx: Context, code: string, action: ActionOn<'quiz'>, argument = 'quiz', query: Selection<'QuizSet'> = {}): Promise<QuizSet> {
   const quiz = await ctx.db.quizSet.findUnique({ ...query, where: { id: code, ...live } });
-  const unknown = new ArgumentError(argument, `no Quiz set with identification string '${code}'`, 'NOT_FOUND');
+  const unknown = unknownQuizSet(code, argument);
   if (!quiz) throw unknown;
   await assertCan(ctx, action, quiz, unknown);
   return quiz;

@@ -2,7 +2,6 @@ import type { Context } from '../../context.ts';
 import type { Prisma, Tag } from '../../generated/prisma/client.ts';
 import { allowedWhere, assertCan, assertCanCreateIn, canEach } from '../../auth/policy.ts';
 import type { ActionOn } from '../../auth/actions.ts';
-import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
@@ -10,6 +9,7 @@ import { contentFor, findContents, forgetContent, type ContentRecord } from '../
 import { taggableTypes, type TaggableType } from '../content/content-types.ts';
 import type { Selection, Window } from '../selection.ts';
 import * as s from './tags.schemas.ts';
+import { unknownContent } from '../content/records.ts';
 
 /**
  * Tags, and tags attached to content. A tag is content of type `tag` under the one permission
@@ -23,7 +23,7 @@ import * as s from './tags.schemas.ts';
 /** The tag named `id` (NOT_FOUND), on which the viewer may do `action` (PERMISSION_DENIED). */
 async function findTagFor(ctx: Context, id: string, action: ActionOn<'tag'>, query: Selection<'Tag'> = {}): Promise<Tag> {
   const tag = await ctx.db.tag.findUnique({ ...query, where: { id } });
-  const unknown = new ArgumentError('tag', `no tag with identification string '${id}'`, 'NOT_FOUND');
+  const unknown = unknownContent('tag', id);
   if (!tag) throw unknown;
   await assertCan(ctx, action, tag, unknown);
   return tag;
