@@ -152,15 +152,16 @@ const MoveInput = builder.inputType('MoveJourneyUserInput', {
   }),
 });
 
-const change = (type: 'stop' | 'resume' | 'restart') => (_root: unknown, args: { input: { exam: string | number; user: string | number } }, ctx: Parameters<typeof changeJourneyUser>[0]) =>
-  changeJourneyUser(ctx, { exam: String(args.input.exam), user: String(args.input.user), type }).then((r) => journeyUsers.getJourneyUser(ctx, r));
+/** A manual change of one user, answered with the user's state afterwards (`to`: a move's node). */
+const change = (type: 'move' | 'stop' | 'resume' | 'restart') => (_root: unknown, { input }: { input: { exam: string | number; user: string | number; to?: string } }, ctx: Parameters<typeof changeJourneyUser>[0]) =>
+  changeJourneyUser(ctx, { exam: String(input.exam), user: String(input.user), type, ...(input.to !== undefined ? { to: input.to } : {}) }).then((r) => journeyUsers.getJourneyUser(ctx, r));
 
 builder.mutationFields((t) => ({
   moveJourneyUser: t.field({
     type: StateType,
     description: 'Moves a user to a node of the published journey (control on the exam); recorded as a change of source operator.',
     args: { input: t.arg({ type: MoveInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => journeyUsers.getJourneyUser(ctx, await changeJourneyUser(ctx, { exam: String(input.exam), user: String(input.user), type: 'move', to: input.to })),
+    resolve: change('move'),
   }),
   stopJourneyUser: t.field({ type: StateType, description: "Stops a running user's journey.", args: { input: t.arg({ type: ChangeInput, required: true }) }, resolve: change('stop') }),
   resumeJourneyUser: t.field({ type: StateType, description: 'Resumes a stopped or error user on their node.', args: { input: t.arg({ type: ChangeInput, required: true }) }, resolve: change('resume') }),
