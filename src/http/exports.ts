@@ -4,6 +4,7 @@ import { AppError } from '../errors.ts';
 import { errorResponse } from '../rest/router.ts';
 import { downloadResultsExport } from '../services/plays/results-export.ts';
 import type { SimpleResponse } from './pages.ts';
+import { attachment } from './files.ts';
 
 /**
  * `GET /exports/<token>`: the file of a results export link (POST `exam:results:export`). The token
@@ -16,7 +17,7 @@ import type { SimpleResponse } from './pages.ts';
 
 export const EXPORT_PATH = /^\/exports\/([a-z0-9]{20,80})$/;
 
-export type ExportPage = SimpleResponse | { status: 200; headers: Record<string, string>; stream: Readable };
+type ExportPage = SimpleResponse | { status: 200; headers: Record<string, string>; stream: Readable };
 
 const refusals = {
   missing: new AppError(404, 'NOT_FOUND', 'No export behind this link'),
@@ -24,9 +25,6 @@ const refusals = {
   expired: new AppError(410, 'LINK_EXPIRED', 'This export link has expired: links are valid one hour'),
   revoked: new AppError(410, 'LINK_REVOKED', "The caller who asked for this export may no longer read the exam's results"),
 } as const;
-
-/** Header-safe file name: ASCII without quotes or separators. */
-const safeName = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 128) || 'results';
 
 export async function exportPage(platform: Platform, method: string, token: string, requestId: string): Promise<ExportPage> {
   if (method === 'HEAD') return { status: 200, headers: { 'cache-control': 'no-store' }, body: '' };
@@ -36,7 +34,7 @@ export async function exportPage(platform: Platform, method: string, token: stri
     status: 200,
     headers: {
       'content-type': found.contentType,
-      'content-disposition': `attachment; filename="${safeName(found.filename)}"`,
+      'content-disposition': attachment(found.filename, 'results'),
       // Whoever holds the link may read it once; no cache may keep a copy.
       'cache-control': 'private, no-store',
     },

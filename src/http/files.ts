@@ -3,8 +3,8 @@ import { openLinkedFile } from '../services/files/files.service.ts';
 import type { AssetResponse } from './asset.ts';
 import { notFound } from './pages.ts';
 
-/** Header-safe file name: ASCII without quotes or separators (the download keeps its extension). */
-const safeName = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 128) || 'file';
+/** A download's Content-Disposition, its name header-safe: ASCII without quotes or separators (it keeps its extension). */
+export const attachment = (name: string, fallback: string) => `attachment; filename="${name.replace(/[^\w.-]+/g, '_').slice(0, 128) || fallback}"`;
 
 /**
  * `GET /files/<token>`: a file behind a link the service handed out (question exports, certificate
@@ -26,7 +26,7 @@ export async function filePage(platform: Platform, token: string): Promise<Asset
     status: 200,
     headers: {
       'content-type': file.contentType.startsWith('application/json') ? 'application/json; charset=utf-8' : file.contentType,
-      'content-disposition': `attachment; filename="${safeName(file.filename)}"`,
+      'content-disposition': attachment(file.filename, 'file'),
       // Whoever holds the link may read it, but shared caches must not keep a copy.
       'cache-control': 'private, no-store',
     },

@@ -14,7 +14,7 @@ import { findExam } from '../exams/access.ts';
 import { examRef } from '../exams/exams.schemas.ts';
 import { deleteFiles, endOfDay, fileLink, newLinkToken, storeFile } from '../files/files.service.ts';
 import { decidesSuccess } from '../grading/grades.ts';
-import { examRules } from '../plays/exam-rules.ts';
+import { examRules, gradingPresetOf } from '../plays/exam-rules.ts';
 import { examResults as examUser } from '../plays/plays.schemas.ts';
 import { isValid } from '../plays/result-record.ts';
 import { assertMayList } from '../plays/results.service.ts';
@@ -38,7 +38,7 @@ type ExamWithQuiz = Exam & { quiz: QuizSet };
 export const certifies = (preset: Pick<GradingPreset, 'type' | 'successfulAll'> | null): boolean => preset !== null && decidesSuccess(preset.type, preset.successfulAll);
 
 /** `months` calendar months after `from` (UTC), on the last day of a shorter month. */
-export function addMonths(from: Date, months: number): Date {
+function addMonths(from: Date, months: number): Date {
   const target = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + months, 1, from.getUTCHours(), from.getUTCMinutes(), from.getUTCSeconds(), from.getUTCMilliseconds()));
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(from.getUTCDate(), lastDay));
@@ -90,8 +90,7 @@ export async function certifySettled(tx: Tx, play: Play & { exam: Exam | null },
 /** The preset grading the exam's results now; null when the grading is none or a bare threshold. */
 async function presetOf(ctx: Context, exam: ExamWithQuiz): Promise<GradingPreset | null> {
   const [rules] = await examRules(ctx.db, [exam]);
-  const grading = rules!.grading;
-  return grading && grading !== 'custom' ? ctx.db.gradingPreset.findUnique({ where: { id: grading } }) : null;
+  return gradingPresetOf(ctx.db, rules!);
 }
 
 export interface CertificateDetails {

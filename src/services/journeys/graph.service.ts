@@ -65,13 +65,13 @@ export function hasUnpublishedChanges(journey: Pick<Journey, 'settings' | 'nodes
 }
 
 /** The content a journey already uses, in its draft or its published version: kept without control. */
-export function usedContent(journey: Pick<Journey, 'settings' | 'nodes' | 'published'> | null): Set<string> {
+function usedContent(journey: Pick<Journey, 'settings' | 'nodes' | 'published'> | null): Set<string> {
   if (!journey) return new Set();
   return new Set([...contentOf(draftOf(journey).nodes), ...contentOf(publishedOf(journey)?.nodes ?? [])]);
 }
 
 /** The journey's graph for output; issues and publishable for the draft only. */
-export async function journeyGraphView(ctx: Context, exam: Exam, journey: Journey, graph: GraphKind = 'draft'): Promise<JourneyGraphView> {
+async function journeyGraphView(ctx: Context, exam: Exam, journey: Journey, graph: GraphKind = 'draft'): Promise<JourneyGraphView> {
   const stored = graph === 'draft' ? draftOf(journey) : publishedOf(journey)!;
   // Parsing a stored graph again gives it the format's field order (jsonb keeps its own).
   const { graph: normal } = parseJourneyGraph({ nodes: stored.nodes, settings: stored.settings, schema: stored.schema });

@@ -127,7 +127,7 @@ const node = {
   allOf: nodeTypes.map((type) => ({ if: { properties: { type: { const: type } } }, then: { properties: { config: configs[type] } } })),
 };
 
-export const journeyJsonSchema = Object.freeze({
+const journeyJsonSchema = Object.freeze({
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   title: 'Portable journey format',
   description: 'An exam journey: settings and a graph of nodes (schema 1). Unknown fields are ignored on import.',

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
+import { groupBy } from '../group-by.ts';
 import { datetime } from '../../dates.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import type { SystemContext } from '../../jobs/system.ts';
@@ -99,7 +100,7 @@ function skillFacts(points: Map<string, SkillPoints> | undefined): PlayFact['ski
 }
 
 /** The engine's facts for each of `userIds`, in a fixed number of queries. */
-export async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[], now: Date): Promise<Map<string, EngineFacts>> {
+async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[], now: Date): Promise<Map<string, EngineFacts>> {
   const nodes = journey.graph.nodes;
   const examIds = [...new Set([journey.examId, ...nodes.flatMap((n) => (n.type === 'exam' ? [n.config.exam] : []))])];
   const quizIds = [...new Set(nodes.flatMap((n) => (n.type === 'quiz' ? [n.config.quiz] : [])))];
@@ -182,17 +183,6 @@ export async function loadFacts(tx: Tx, journey: LoadedJourney, userIds: string[
     });
   }
   return facts;
-}
-
-function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const list = groups.get(k);
-    if (list) list.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,7 +350,7 @@ async function announceCompleted(tx: Tx, journey: LoadedJourney, finished: Appli
 // Timers
 
 /** One job per journey and due time: 10,000 users waiting on one node make one job. */
-export async function scheduleTimer(tx: Tx, journeyId: string, at: Date): Promise<void> {
+async function scheduleTimer(tx: Tx, journeyId: string, at: Date): Promise<void> {
   await enqueue(tx, journeyTimers, { journey: journeyId, at: at.toISOString() }, { runAt: at, dedupeKey: `${journeyId}:${at.toISOString()}` });
 }
 

@@ -113,4 +113,8 @@ export async function examRules(db: Reader, exams: readonly (Exam & { quiz: Quiz
 }
 
 /** The exam period is running (an exam account of a blocking exam is held to it). */
+/** The grading preset the rules name; null for no grading, or a bare threshold (`custom`). */
+export const gradingPresetOf = (db: Reader, rules: Pick<PlayRules, 'grading'>) =>
+  rules.grading && rules.grading !== 'custom' ? db.gradingPreset.findUnique({ where: { id: rules.grading } }) : Promise.resolve(null);
+
 export const inExamPeriod = (exam: Pick<Exam, 'active' | 'start' | 'end'>, now: Date) => exam.active && exam.start <= now && now < exam.end;

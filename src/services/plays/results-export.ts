@@ -27,9 +27,9 @@ import * as s from './plays.schemas.ts';
  * the caller's permissions apply again (a caller who lost report permission gets no file).
  */
 
-export const EXPORT_VALID_MS = 60 * 60 * 1000;
+const EXPORT_VALID_MS = 60 * 60 * 1000;
 
-export const exportLink = (platform: Pick<Platform, 'config'>, token: string) => `${platform.config.baseUrl}/exports/${token}`;
+const exportLink = (platform: Pick<Platform, 'config'>, token: string) => `${platform.config.baseUrl}/exports/${token}`;
 
 export interface ExportRequest {
   exam: Exam;

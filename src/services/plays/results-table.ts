@@ -9,6 +9,7 @@ import type { SkillPoints } from './scoring.ts';
 import { skillPointsOfPlays } from './skill-points.ts';
 import { isValid } from './result-record.ts';
 import type { Cell } from './sheet-writers.ts';
+import { groupBy } from '../group-by.ts';
 
 /**
  * The table of a results export: its columns, which the exam's export settings choose, and its
@@ -29,7 +30,7 @@ export interface ExportChoice {
 }
 
 /** Examinees read per statement; each batch brings their results and answers with it. */
-export const BATCH = 500;
+const BATCH = 500;
 
 // ---------------------------------------------------------------------------------------------
 // Labels of the fixed columns and values, in the languages the export knows (English otherwise).
@@ -58,7 +59,7 @@ const words = {
   },
 } satisfies Record<string, Record<string, string>>;
 export type Words = Record<keyof (typeof words)['en'], string>;
-export const wordsFor = (language: string): Words => (words as Record<string, Words>)[language] ?? words.en;
+const wordsFor = (language: string): Words => (words as Record<string, Words>)[language] ?? words.en;
 
 // ---------------------------------------------------------------------------------------------
 
@@ -160,7 +161,7 @@ type Answer = { questionId: string; response: Prisma.JsonValue; points: number |
 type Result = Play & { answers: Answer[] };
 
 /** An answer as text: scalars as they are, lists joined with commas, lists of lists row by row, objects as key: value. */
-export function answerText(response: Prisma.JsonValue | undefined): string | null {
+function answerText(response: Prisma.JsonValue | undefined): string | null {
   if (response === undefined || response === null) return null;
   if (Array.isArray(response)) return response.map((r) => (Array.isArray(r) ? r.map(String).join(', ') : String(r))).join(Array.isArray(response[0]) ? ' | ' : ', ');
   if (typeof response === 'object') return Object.entries(response).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('; ');
@@ -214,8 +215,7 @@ export async function* tableRows(ctx: Context, p: TablePlan): AsyncGenerator<Cel
       p.skills.length ? skillPointsOfPlays(ctx.db, plays.filter((r) => r.status === 'finished'), 'id') : new Map<string, Map<string, SkillPoints>>(),
       journeyStates(ctx, p.journeyId, ids),
     ]);
-    const byUser = new Map<string, Result[]>();
-    for (const play of plays) byUser.set(play.userId!, [...(byUser.get(play.userId!) ?? []), play]);
+    const byUser = groupBy(plays, (play) => play.userId!);
     const valueOf = new Map(values.map((v) => [`${v.fieldId} ${v.userId}`, v.value]));
     const rows: Cell[][] = [];
     for (const user of users) {

@@ -2,7 +2,7 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import { certifySettled } from '../certificates/certificates.service.ts';
 import { onPlaySettled } from '../journeys/runtime.ts';
 import { recordExamRequirements } from './competency-progress.ts';
-import type { PlayRules } from './exam-rules.ts';
+import { gradingPresetOf, type PlayRules } from './exam-rules.ts';
 import { gradeOf, scoreAnswer, totalsOf } from './scoring.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -38,7 +38,7 @@ export async function settlePlay(tx: Tx, playId: string, options: { score: boole
     else scores.push(scoreAnswer(question, undefined));
   }
   const totals = totalsOf(scores);
-  const preset = options.rules.grading && options.rules.grading !== 'custom' ? await tx.gradingPreset.findUnique({ where: { id: options.rules.grading } }) : null;
+  const preset = await gradingPresetOf(tx, options.rules);
   const { grade, successful } = totals.evaluated
     ? gradeOf({ grading: options.rules.grading, gradingThreshold: options.rules.gradingThreshold, preset }, totals)
     : { grade: null, successful: null };

@@ -1,4 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
+import { groupBy } from '../group-by.ts';
 import { pointsMaximumOf, skillPointsOf, type SkillPoints } from './scoring.ts';
 
 /**
@@ -21,12 +22,11 @@ export async function skillPointsOfPlays(
     db.playAnswer.findMany({ where: { playId: { in: plays.map((p) => p.id) }, questionId: { in: skilled } }, select: { playId: true, questionId: true, points: true, pointsMaximum: true } }),
     db.question.findMany({ where: { id: { in: skilled } }, select: { id: true, type: true, data: true } }),
   ]);
-  const skillsOf = new Map<string, string[]>();
-  for (const l of links) skillsOf.set(l.questionId, [...(skillsOf.get(l.questionId) ?? []), l.skill[key]]);
+  const linksOf = groupBy(links, (l) => l.questionId);
   const maxima = new Map(questions.map((q) => [q.id, pointsMaximumOf(q)]));
   const answerOf = new Map(answers.map((a) => [`${a.playId} ${a.questionId}`, a]));
   return new Map(plays.map((p) => [
     p.id,
-    skillPointsOf(p.questionIds, (q) => skillsOf.get(q), (q) => answerOf.get(`${p.id} ${q}`), (q) => maxima.get(q) ?? 0),
+    skillPointsOf(p.questionIds, (q) => linksOf.get(q)?.map((l) => l.skill[key]), (q) => answerOf.get(`${p.id} ${q}`), (q) => maxima.get(q) ?? 0),
   ]));
 }
