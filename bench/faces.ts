@@ -18,6 +18,7 @@
  * The service logs as in production (pino, LOG_LEVEL, default info, same redaction) but into a file
  * in the temporary DATA_DIR instead of a terminal, so terminal rendering is not measured.
  */
+import './production.ts';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

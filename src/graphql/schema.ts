@@ -1,3 +1,4 @@
+import { isObjectType } from 'graphql';
 import { builder } from './builder.ts';
 import './users/user.type.ts';
 import './users/users.mutations.ts';
@@ -28,3 +29,16 @@ import './permissions/permissions.ts';
 
 /** The GraphQL schema: every domain registers its types on the builder when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });
+
+/**
+ * plugin-relay resolves every Node's `id` asynchronously (it awaits the field's resolver, then
+ * encodes), so every object with an id completed through a promise: graphql-js then builds a
+ * promise per object, which cost as much as the rest of a small query. Ids here are the records'
+ * own identification strings (builder.ts: encodeGlobalID is the id itself), so they are read
+ * synchronously instead. test/graphql/node-visibility.test.ts holds the ids to the records' ids.
+ */
+const nodeInterface = schema.getType('Node');
+for (const type of Object.values(schema.getTypeMap())) {
+  if (!isObjectType(type) || !type.getInterfaces().some((i) => i === nodeInterface)) continue;
+  type.getFields().id!.resolve = (record: { id: unknown }) => String(record.id);
+}

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GraphQLError, execute as graphqlExecute, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { createLRUCache, createYoga, processRegularResult, type YogaInitialContext } from 'graphql-yoga';
 import { createContext, type CallInfo, type Context, type Platform } from '../context.ts';
 import type { HeaderReader } from '../auth/authenticate.ts';
@@ -12,7 +12,8 @@ import { endsMaintenance } from './maintenance.ts';
 import { credentialError, useInputHygiene } from './plugins/input-hygiene.ts';
 import { errorCodesOf, logGraphQL, useObservation, type GraphQLObserver } from './observe.ts';
 import { graphiqlOptions, renderOfflineGraphiQL } from './graphiql.ts';
-import { spentByRequest, useGraphQLLimits } from './plugins/limits.ts';
+import { spentByRequest, useShapeLimits } from './plugins/limits.ts';
+import { createExecute, useExecution } from './plugins/execution.ts';
 import { useCsrfPrevention, useSuggestionsForCallers } from './plugins/browser-safety.ts';
 import { rateLimitHeaders } from '../rest/rate-limit.ts';
 
@@ -109,7 +110,8 @@ function operationParams(body: string): { query: string; variables?: Record<stri
  *   same plugins and rules, so limits configured there apply) and kept; one that fails to parse
  *   or validate, a batch, or odd parameters go to yoga, which answers them;
  * - the context is createContext(), exactly what yoga's context function builds;
- * - the operation runs through yoga's enveloped `execute` (masking and every execute hook);
+ * - the operation runs through the same execute function yoga's path runs (plugins/execution.ts:
+ *   input checks, cost, graphql-js), and its errors are masked by the same function;
  * - the result is formatted by yoga's own `processRegularResult` (status, headers, body).
  * test/graphql/fast-path.test.ts holds both paths to the same answers.
  */
@@ -122,10 +124,13 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     if ((masked as GraphQLError).extensions?.code === 'INTERNAL_ERROR') platform.log.error({ err: error }, 'unexpected GraphQL error');
     return masked;
   };
+  /** What yoga's masked-errors plugin does to an execution result, for the fast path. */
+  const masked = (result: ExecutionResult): ExecutionResult => (result.errors ? { ...result, errors: result.errors.map((e) => maskErrors(e) as GraphQLError) } : result);
+  const execute = createExecute(platform.config.graphqlLimits, limiter);
   // Whether the call ends maintenance is asked only during maintenance; a fresh snapshot is read without awaiting.
   const contextFor = (call: CallInfo, params: unknown): Promise<Context> => {
     const settings = platform.settings.fresh();
-    // The operation's cost is spent when it executes (plugins/limits.ts), not one point here.
+    // The operation's cost is spent when it executes (plugins/execution.ts), not one point here.
     if (settings && !settings.maintenance) return createContext(platform, limiter, { ...call, points: 0 });
     return platform.settings.current().then((current) =>
       createContext(platform, limiter, { ...call, points: 0, endsMaintenance: current.maintenance && endsMaintenance(params as never) }),
@@ -142,11 +147,9 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     // Browsers on other origins get no CORS headers unless CORS_ORIGINS names them (yoga's default reflects any origin).
     cors: platform.config.corsOrigins.length > 0 ? { origin: platform.config.corsOrigins, credentials: true, methods: ['GET', 'POST'] } : false,
     plugins: [
-      // graphql-js's own executor: the operations here need none of @graphql-tools/executor's
-      // extras (incremental delivery, cancellation), and it is markedly cheaper per operation.
-      { onExecute: ({ setExecuteFn }: { setExecuteFn(fn: typeof graphqlExecute): void }) => setExecuteFn(graphqlExecute) },
+      useExecution(execute),
       useInputHygiene(platform.config.graphqlLimits.maxTokens),
-      ...useGraphQLLimits(platform.config.graphqlLimits, limiter),
+      useShapeLimits(platform.config.graphqlLimits),
       useObservation(record),
       useCsrfPrevention(),
       useSuggestionsForCallers(platform),
@@ -164,8 +167,6 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
         initial.params,
       ),
   });
-  // envelop's execute does not depend on the request: one instance serves every call.
-  const { execute } = yoga.getEnveloped({} as never);
   /** Query texts the fast path has seen, parsed and validated once by yoga's own pipeline. */
   const prepared = createLRUCache<DocumentNode>({ max: 1000 });
 
@@ -197,7 +198,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     async json(request, body) {
       // yoga's request-level checks (onParams) are not run here: a call they refuse goes to yoga.
       const started = performance.now();
-      if (credentialError(requestLike(request) as never)) return undefined;
+      if (credentialError(request)) return undefined;
       const params = operationParams(body);
       const document = params && (prepared.get(params.query) ?? prepare(request, params));
       const operation = document && getOperationAST(document, params.operationName);
@@ -206,7 +207,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
       let contextValue: Context | undefined;
       try {
         contextValue = await contextFor({ headers: request.headers, args: queryArgs(request.url), requestId: request.requestId }, params);
-        result = (await execute({ schema, document, contextValue, variableValues: params.variables, operationName: params.operationName })) as ExecutionResult;
+        result = masked(await execute({ schema, document, contextValue, variableValues: params.variables, operationName: params.operationName }));
       } catch (error) {
         // Refused before execution (credentials, maintenance, rate limit), as yoga's handleError does.
         const masked = maskErrors(error);

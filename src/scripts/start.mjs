@@ -5,5 +5,8 @@
 import { pathToFileURL } from 'node:url';
 import { buildIfStale, entry } from './build.mjs';
 
+// graphql-js skips its development checks (a multi-realm test on every failed instanceof, several
+// per field) and Prisma formats errors minimally; set NODE_ENV to something else to keep them.
+process.env.NODE_ENV ??= 'production';
 await buildIfStale();
 await import(pathToFileURL(entry).href);

@@ -72,6 +72,16 @@ describe('the GraphQL fast path answers exactly as yoga', () => {
     expect((answer.body as any).errors[0].extensions.code).toBe('INVALID_ARGUMENT');
   });
 
+  it('for variables with control characters, paging out of range and cursors it cannot read', async () => {
+    const auth = { authorization: bearer(user) };
+    const search = await expectSame({ query: 'query ($s: String) { users(search: $s) { edges { node { id } } } }', variables: { s: 'a\u0000b' } }, auth);
+    expect((search.body as any).errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'search' });
+    const paging = await expectSame({ query: 'query ($n: Int = -5) { users(first: $n) { edges { node { id } } } }' }, auth);
+    expect((paging.body as any).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const cursor = await expectSame({ query: '{ users(after: "not a cursor") { edges { node { id } } } }' }, auth);
+    expect((cursor.body as any).errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'after' });
+  });
+
   it('for a service refusing a call', async () => {
     const answer = await expectSame({ query: 'mutation { setMaintenance(enabled: true) }' }, { authorization: bearer(user) });
     expect((answer.body as any).errors[0].extensions.code).toBe('ADMIN_ONLY');

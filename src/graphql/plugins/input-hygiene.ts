@@ -1,7 +1,8 @@
-import { GraphQLError, Kind, BREAK, parse, visit, type DocumentNode, type GraphQLSchema, type ValueNode } from 'graphql';
+import { GraphQLError, Kind, BREAK, parse, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type ValueNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, printable } from '../../services/input-rules.ts';
 import { uncleanHeader } from '../../http/input-hygiene.ts';
+import type { HeaderReader } from '../../auth/authenticate.ts';
 import { cursorError, pagingUsage, pagingVariableError, type PagingUsage } from './paging-arguments.ts';
 
 /** Well above the largest file of operations the dashboard sends (schema/operations: 925); GRAPHQL_MAX_TOKENS. */
@@ -24,17 +25,6 @@ export const MAX_TOKENS = 1500;
  * before execution, when the document tells which argument each one feeds.
  */
 export function useInputHygiene(maxTokens = MAX_TOKENS): Plugin {
-  const documents = new WeakMap<DocumentNode, Examined>();
-  const examine = (schema: GraphQLSchema, document: DocumentNode): Examined => {
-    let found = documents.get(document);
-    if (!found) {
-      const paging = pagingUsage(schema, document);
-      found = { literal: literalError(document) ?? paging.literal, paging, fed: fedArguments(document) };
-      documents.set(document, found);
-    }
-    return found;
-  };
-
   return {
     onParams({ request, setResult }) {
       const error = credentialError(request);
@@ -47,22 +37,33 @@ export function useInputHygiene(maxTokens = MAX_TOKENS): Plugin {
       const { literal } = examine(schema, documentAST);
       if (literal) setResult([literal]);
     },
-    onExecute({ args, setResultAndStopExecution }) {
-      const { paging, fed } = examine(args.schema, args.document);
-      const error = variableError(args.variableValues, fed) ?? pagingVariableError(paging, args.variableValues);
-      if (error) {
-        setResultAndStopExecution({ errors: [error] });
-        return;
-      }
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (!('errors' in result) || !result.errors) return;
-          const errors = result.errors.map((e) => cursorError(e) ?? e);
-          if (errors.some((e, i) => e !== result.errors![i])) setResult({ ...result, errors });
-        },
-      };
-    },
   };
+}
+
+/** Variables with bad text, nested too deeply, or paging out of range: checked when the operation executes (execution.ts). */
+export function variablesError({ schema, document, variableValues }: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues'>): GraphQLError | undefined {
+  const { paging, fed } = examine(schema, document);
+  return variableError(variableValues, fed) ?? pagingVariableError(paging, variableValues);
+}
+
+/** The result with cursors Pothos could not read reported as bad input (paging-arguments.ts). */
+export function withCursorErrors(result: ExecutionResult): ExecutionResult {
+  if (!result.errors) return result;
+  const errors = result.errors.map((e) => cursorError(e) ?? e);
+  return errors.some((e, i) => e !== result.errors![i]) ? { ...result, errors } : result;
+}
+
+/** What the checks need of a document, worked out once per document (yoga caches parsed documents, and so does the fast path). */
+const documents = new WeakMap<DocumentNode, Examined>();
+
+function examine(schema: GraphQLSchema, document: DocumentNode): Examined {
+  let found = documents.get(document);
+  if (!found) {
+    const paging = pagingUsage(schema, document);
+    found = { literal: literalError(document) ?? paging.literal, paging, fed: fedArguments(document) };
+    documents.set(document, found);
+  }
+  return found;
 }
 
 interface Examined {
@@ -77,7 +78,7 @@ function badInput(argument: string, node?: ValueNode, rule = CONTROL_CHARACTER_R
 }
 
 /** The credential headers and the URL parameters (`app`, `secret`, `assume`) the context reads. */
-export function credentialError(request: Pick<Request, 'headers' | 'url'>): GraphQLError | undefined {
+export function credentialError(request: { headers: HeaderReader; url: string }): GraphQLError | undefined {
   const header = uncleanHeader(request.headers);
   if (header) return badInput(header);
   if (!request.url.includes('?')) return undefined;

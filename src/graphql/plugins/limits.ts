@@ -5,6 +5,7 @@ import {
   isLeafType,
   isListType,
   type DocumentNode,
+  type ExecutionArgs,
   type GraphQLField,
   type GraphQLSchema,
   validate,
@@ -104,36 +105,36 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, var
 export const spentByRequest = new WeakMap<object, RateLimitState>();
 
 /**
- * graphql-armor's depth, alias and directive limits (validation rules: the fast path's prepare()
- * runs them too), and the cost budget, checked when the operation is about to execute
- * (variables known) on both paths: over the budget nothing runs; under it, the cost is spent from
- * the application's rate limit, ceil(cost / costPerPoint) points, at least one.
+ * The cost budget, checked when the operation is about to execute (variables known), on both
+ * paths (execution.ts): over the budget nothing runs; under it, the cost is spent from the
+ * application's rate limit, ceil(cost / costPerPoint) points, at least one. The refusal, if any.
  */
-export function useGraphQLLimits(limits: GraphQLLimits, limiter: RateLimiter): Plugin[] {
-  const costPlugin: Plugin = {
-    onExecute({ args, setResultAndStopExecution }) {
-      const cost = operationCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName);
-      if (cost > limits.maxCost) {
-        setResultAndStopExecution({
-          errors: [limitError('COST_LIMIT_EXCEEDED', `The operation costs ${cost}, more than the limit of ${limits.maxCost}`, { cost, maxCost: limits.maxCost })],
-        });
-        return;
-      }
-      if (!limiter.active) return;
-      const ctx = args.contextValue as unknown as Context & { request?: object };
-      const points = Math.min(limiter.capacity, Math.max(1, Math.ceil(cost / limits.costPerPoint)));
-      return limiter.consume(ctx.viewer.integration.id, points).then(
-        (state) => {
-          ctx.rateLimit = state;
-          if (ctx.request && state) spentByRequest.set(ctx.request, state);
-        },
-        (error: unknown) => {
-          if (!(error instanceof RateLimitError)) throw error;
-          setResultAndStopExecution({ errors: [maskError(error) as GraphQLError] });
-        },
-      );
+export function spendCost(limits: GraphQLLimits, limiter: RateLimiter, args: ExecutionArgs): GraphQLError | undefined | Promise<GraphQLError | undefined> {
+  const cost = operationCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName);
+  if (cost > limits.maxCost) {
+    return limitError('COST_LIMIT_EXCEEDED', `The operation costs ${cost}, more than the limit of ${limits.maxCost}`, { cost, maxCost: limits.maxCost });
+  }
+  if (!limiter.active) return undefined;
+  const ctx = args.contextValue as Context & { request?: object };
+  const points = Math.min(limiter.capacity, Math.max(1, Math.ceil(cost / limits.costPerPoint)));
+  return limiter.consume(ctx.viewer.integration.id, points).then(
+    (state) => {
+      ctx.rateLimit = state;
+      if (ctx.request && state) spentByRequest.set(ctx.request, state);
+      return undefined;
     },
-  };
+    (error: unknown) => {
+      if (!(error instanceof RateLimitError)) throw error;
+      return maskError(error) as GraphQLError;
+    },
+  );
+}
+
+/**
+ * graphql-armor's depth, alias and directive limits, as validation rules (the fast path's
+ * prepare() runs them too). The cost is spendCost's, when the operation executes.
+ */
+export function useShapeLimits(limits: GraphQLLimits): Plugin {
   const rules = [
     maxDepthRule({ n: limits.maxDepth, propagateOnRejection: false, onReject: reportAs('DEPTH_LIMIT_EXCEEDED') }),
     maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: reportAs('ALIAS_LIMIT_EXCEEDED') }),
@@ -141,11 +142,10 @@ export function useGraphQLLimits(limits: GraphQLLimits, limiter: RateLimiter): P
   ];
   // The limits are checked on their own, before graphql's rules: an oversized document is
   // refused after one linear walk, instead of being validated in full first.
-  const shapePlugin: Plugin = {
+  return {
     onValidate({ params: { schema, documentAST }, setResult }) {
       const errors = validate(schema, documentAST, rules);
       if (errors.length > 0) setResult(errors);
     },
   };
-  return [shapePlugin, costPlugin];
 }

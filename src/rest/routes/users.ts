@@ -10,7 +10,7 @@ const userStatus = (u: User) => ({ user: u.id, name: u.fullName, status: u.enabl
 
 export const userRoutes: Record<string, Handler> = {
   'GET users': async (ctx, args) => ({ users: (await users.listUsers(ctx, args)).map(userSummary) }),
-  'GET user:me': async (ctx) => userStatus(ctx.viewer.user),
+  'GET user:me': async (ctx) => userStatus(users.viewerUser(ctx)),
   'GET user': async (ctx, args) => userStatus(await users.getUser(ctx, args)),
   'POST user': async (ctx, args) => {
     const { user, password } = await users.createUser(ctx, args);

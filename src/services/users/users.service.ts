@@ -33,9 +33,13 @@ export async function getUser(ctx: Context, raw: Record<string, unknown>, query:
   return findUser(ctx, parseInput(s.userRef, raw).user, 'user', query);
 }
 
-/** The user the call acts as: the authenticated viewer, read again only for relations the query asks for. */
-export function viewerUser(ctx: Context, query: UserSelection = {}): Promise<User> {
-  return findUser(ctx, 'me', 'user', query);
+/**
+ * The user the call acts as (REST `user:me`, GraphQL `me`): read when the call was authenticated,
+ * so it is answered without a statement, and without a promise (GraphQL then completes the
+ * selection beneath synchronously). Relations asked for beneath are loaded by plugin-prisma.
+ */
+export function viewerUser(ctx: Context): User {
+  return ctx.viewer.user;
 }
 
 async function validateLanguage(ctx: Context, language: string): Promise<void> {
