@@ -40,8 +40,21 @@ export function isClientGone(error: unknown): boolean {
  * socket closed with unread data would reach it as a connection reset instead of the answer. The
  * answer is sent with `Connection: close` (app.ts), which ends the drain.
  */
-export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
   const maxBytes = limits.maxBytes ?? MAX_BODY_BYTES;
+  // A small body usually comes in the packet of its headers: the request is handed over when its
+  // headers are parsed, and by the next microtask the parser has buffered the body whole. It is
+  // then taken as it is, without listeners, a timer and a promise of its own.
+  await undefined;
+  if (req.complete && req.readableFlowing === null) {
+    const body = (req.read() as Buffer | null) ?? Buffer.alloc(0);
+    if (body.length > maxBytes) throw new PayloadTooLargeError();
+    return body;
+  }
+  return streamedBody(req, limits, maxBytes);
+}
+
+function streamedBody(req: IncomingMessage, limits: BodyLimits, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -98,6 +98,22 @@ describe('request bodies', () => {
     expect(response?.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('a body that comes with its head, one that comes in parts after it, and none at all are read alike', async () => {
+    const body = JSON.stringify({ query: '{ me { id name } }' });
+    const request = (length: number) =>
+      `POST /graphql HTTP/1.1\r\nhost: x\r\nconnection: close\r\nauthorization: ${bearer(user)}\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n`;
+    const expected = { data: { me: { id: user.user.id, name: user.user.fullName } } };
+    const together = await raw([request(body.length) + body]);
+    expect(JSON.parse(together.text.split('\r\n\r\n')[1]!)).toEqual(expected);
+    const parts = await raw([request(body.length), body.slice(0, 5), body.slice(5, 12), body.slice(12)], { pauseMs: 50 });
+    expect(JSON.parse(parts.text.split('\r\n\r\n')[1]!)).toEqual(expected);
+    const empty = await raw([request(0)]);
+    expect(empty.text).toMatch(/^HTTP\/1\.1 400 /);
+    const emptyRest = await raw([`POST /api/user:name HTTP/1.1\r\nhost: x\r\nconnection: close\r\nauthorization: ${bearer(user)}\r\ncontent-length: 0\r\n\r\n`]);
+    expect(emptyRest.text).toMatch(/^HTTP\/1\.1 403 /);
+    expect(head(emptyRest.text)).toContain('service-api-error-code: missing_argument');
+  });
+
   it('a body slower than the minimum rate is cut off with 408 and the error headers', async () => {
     // 1000 bytes a second after a grace of 1 s (the test's HTTP_HEADERS_TIMEOUT_MS): 10 bytes every 300 ms is too slow.
     const chunks = [`POST /api/user:name HTTP/1.1\r\nhost: x\r\nauthorization: ${bearer(user)}\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: 100000\r\n\r\n`];
