@@ -7,6 +7,7 @@
  *
  * Each line is microseconds per operation, the median of 5 rounds.
  */
+import './production.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

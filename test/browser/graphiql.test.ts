@@ -37,7 +37,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  // Set-up may have failed before the server existed: then there is nothing to wait for.
+  if (server) await new Promise((resolve) => server.close(resolve));
   await t?.close();
 });
 
