@@ -43,15 +43,22 @@ export function isClientGone(error: unknown): boolean {
 export async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
   const maxBytes = limits.maxBytes ?? MAX_BODY_BYTES;
   // A small body usually comes in the packet of its headers: the request is handed over when its
-  // headers are parsed, and by the next microtask the parser has buffered the body whole. It is
-  // then taken as it is, without listeners, a timer and a promise of its own.
+  // headers are parsed, and by the next microtask the parser has buffered the body whole (its
+  // declared length is there, though the request may not be marked complete yet). It is then
+  // taken as it is, without listeners, a timer and a promise of its own.
   await undefined;
-  if (req.complete && req.readableFlowing === null) {
+  if (req.readableFlowing === null && req.readableLength === declaredLength(req)) {
     const body = (req.read() as Buffer | null) ?? Buffer.alloc(0);
     if (body.length > maxBytes) throw new PayloadTooLargeError();
     return body;
   }
   return streamedBody(req, limits, maxBytes);
+}
+
+/** The Content-Length of a body sent without chunked encoding; NaN otherwise. */
+function declaredLength(req: IncomingMessage): number {
+  const length = req.headers['content-length'];
+  return length === undefined || req.headers['transfer-encoding'] !== undefined ? Number.NaN : Number(length);
 }
 
 function streamedBody(req: IncomingMessage, limits: BodyLimits, maxBytes: number): Promise<Buffer> {
