@@ -11,34 +11,18 @@
  * into a file as in production.
  */
 import './production.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { pino } from 'pino';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/client.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { loadSecretKey } from '../src/auth/secret-key.ts';
-import { createPlatform } from '../src/platform.ts';
-import { bootstrap } from '../src/services/bootstrap/bootstrap.service.ts';
 import { RateLimiter } from '../src/rest/rate-limit.ts';
 import { RestRouter } from '../src/rest/router.ts';
 import { createGraphQLHandler } from '../src/graphql/yoga.ts';
-import { freshPostgresSchema } from './service.ts';
+import { startBenchService } from './service.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const CALLS = Number(process.env.BENCH_CALLS ?? 5_000);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-handlers-'));
-const pgSchema = process.env.DATABASE_URL ? await freshPostgresSchema(process.env.DATABASE_URL) : undefined;
-const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgSchema?.url, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0' });
-const log = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, pino.destination({ dest: path.join(dataDir, 'service.log'), sync: false }));
-const database = await openDatabase(config.database);
-await migrate(database.pglite ? { kind: 'pglite', pglite: database.pglite } : { kind: 'postgres', url: pgSchema!.url });
-const platform = createPlatform({ config, db: database.prisma, log, secretKey: loadSecretKey(config).key });
-const { generated } = await bootstrap(platform);
-const authorization = `Bearer ${generated!.app}:${generated!.secret}`;
+// The service's own set-up (its HTTP server stays idle); logs at `info` into its file, as in production.
+const service = await startBenchService({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' });
+const { platform, authorization } = service;
 const headers = { get: (name: string) => (name === 'authorization' ? authorization : name === 'content-type' ? 'application/json' : undefined) };
-const limiter = new RateLimiter(config.rateLimit);
+const limiter = new RateLimiter(platform.config.rateLimit);
 const rest = new RestRouter(platform, limiter, () => {});
 const graphql = createGraphQLHandler(platform, limiter, () => {});
 
@@ -75,8 +59,6 @@ try {
   }
 } finally {
   await limiter.close();
-  await database.close();
-  await pgSchema?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await service.close();
 }
 process.exit(0);

@@ -1,4 +1,4 @@
-import { isObjectType } from 'graphql';
+import type { GraphQLInterfaceType } from 'graphql';
 import { builder } from './builder.ts';
 import './users/user.type.ts';
 import './users/users.mutations.ts';
@@ -37,8 +37,6 @@ export const schema = builder.toSchema({ sortSchema: true });
  * own identification strings (builder.ts: encodeGlobalID is the id itself), so they are read
  * synchronously instead. test/graphql/node-visibility.test.ts holds the ids to the records' ids.
  */
-const nodeInterface = schema.getType('Node');
-for (const type of Object.values(schema.getTypeMap())) {
-  if (!isObjectType(type) || !type.getInterfaces().some((i) => i === nodeInterface)) continue;
+for (const type of schema.getImplementations(schema.getType('Node') as GraphQLInterfaceType).objects) {
   type.getFields().id!.resolve = (record: { id: unknown }) => String(record.id);
 }

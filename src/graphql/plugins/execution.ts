@@ -35,6 +35,6 @@ function run(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
 }
 
 /** `execute` as yoga's execute function. */
-export const useExecution = (run: Execute): Plugin => ({
-  onExecute: ({ setExecuteFn }) => setExecuteFn(run as Parameters<typeof setExecuteFn>[0]),
+export const useExecution = (executeOperation: Execute): Plugin => ({
+  onExecute: ({ setExecuteFn }) => setExecuteFn(executeOperation as Parameters<typeof setExecuteFn>[0]),
 });
