@@ -4,7 +4,7 @@ import type { Platform } from './context.ts';
 import { RestRouter, errorResponse, type RestResponse } from './rest/router.ts';
 import { RateLimiter } from './rest/rate-limit.ts';
 import { MAX_BODY_BYTES, PayloadTooLargeError, parseBodyArgs } from './http/body.ts';
-import { AppError } from './errors.ts';
+import { AppError, knownError } from './errors.ts';
 import { healthPage, jwksPage, linkProbe, loginPage, notFound, type SimpleResponse } from './http/pages.ts';
 import { filePage } from './http/files.ts';
 import { EXPORT_PATH, exportPage } from './http/exports.ts';
@@ -219,8 +219,8 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
           platform.log.debug({ reqId: requestId, err: error }, 'client disconnected');
           return void res.destroy();
         }
-        const appError = error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', 'Unexpected error');
-        if (!(error instanceof AppError)) platform.log.error({ reqId: requestId, err: error }, 'unhandled request error');
+        const appError = knownError(error) ?? new AppError(500, 'INTERNAL_ERROR', 'Unexpected error');
+        if (appError.status === 500) platform.log.error({ reqId: requestId, err: error }, 'unhandled request error');
         if (res.headersSent) return void res.destroy();
         send(res, errorResponse(appError, requestId), requestId);
       });

@@ -1,34 +1,11 @@
 import type { AssumeToken, Integration, User } from '../generated/prisma/client.ts';
+import { TtlMap } from '../ttl-map.ts';
 
 /** An integration with its owner, and its secret opened once per load rather than on every call. */
 export type CachedIntegration = Integration & { owner: User; secret: string | null };
 
 /** An assume token with the user it acts as. */
 export type CachedAssumeToken = AssumeToken & { user: User };
-
-/** Values kept for a short time per key; misses (null) are not kept, so a flood of random keys cannot grow it. */
-class TtlMap<V> {
-  private readonly entries = new Map<string, { value: V; at: number }>();
-
-  constructor(private readonly ttlMs: number) {}
-
-  async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
-    if (this.ttlMs <= 0) return load();
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && now - hit.at < this.ttlMs) return hit.value;
-    const value = await load();
-    if (value) {
-      if (this.entries.size >= 10_000) this.entries.clear();
-      this.entries.set(key, { value, at: now });
-    } else this.entries.delete(key);
-    return value;
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-}
 
 /**
  * Every call presents credentials, and looking them up is most of the cost of a cheap call. The
