@@ -3,7 +3,7 @@ import { TtlMap } from '../../ttl-map.ts';
 import { entriesOf } from '../quizzes/items.service.ts';
 import { examRules, practiceRules, type PlayRules } from './exam-rules.ts';
 import { pointsMaximumOf } from './scoring.ts';
-import { runSettingsOf, type RunSettings } from '../exams/settings-status.ts';
+import { runSettingsFrom, type RunSettings } from '../exams/settings-status.ts';
 
 type Reader = Prisma.TransactionClient;
 
@@ -34,10 +34,11 @@ export async function questionOrderOf(db: Reader, quizId: string): Promise<Quest
 }
 
 async function loadExamStart(db: Reader, examId: string): Promise<ExamStart | null> {
-  const exam = await db.exam.findFirst({ where: { id: examId, archived: false }, include: { quiz: true } });
-  if (!exam) return null;
-  const [[rules], run, questions] = await Promise.all([examRules(db, [exam]), runSettingsOf({ db }, [exam.id]), questionOrderOf(db, exam.quizId)]);
-  return { exam, rules: rules!, run: run.get(exam.id)!, questions };
+  const found = await db.exam.findFirst({ where: { id: examId, archived: false }, include: { quiz: true, settings: { select: { values: true } } } });
+  if (!found) return null;
+  const { settings, ...exam } = found;
+  const [[rules], questions] = await Promise.all([examRules(db, [exam]), questionOrderOf(db, exam.quizId)]);
+  return { exam, rules: rules!, run: runSettingsFrom(exam.type, settings?.values), questions };
 }
 
 /**

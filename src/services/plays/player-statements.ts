@@ -59,7 +59,7 @@ export async function claimPlay(db: Db, scope: PlayScope, play: NewPlay, create:
         (SELECT COALESCE(MAX("attempt"), 0) + 1 FROM "Play" WHERE ${inScope(scope)} AND "round" = ${play.round}),
         'open', ${at(play.now)}, ${play.questionIds}::text[], ${play.questionMaxima}::float8[], ${play.mode}, ${play.roundtime}::int,
         ${play.deadline ? at(play.deadline) : null}, ${at(play.now)}, ${openKeyOf(scope)}
-      WHERE ${create} AND NOT EXISTS (SELECT 1 FROM "open") ${examinee}
+      WHERE ${create}::boolean AND NOT EXISTS (SELECT 1 FROM "open") ${examinee}
       ON CONFLICT ("openKey") DO NOTHING
       RETURNING *
     )${job}

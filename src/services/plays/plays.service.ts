@@ -123,12 +123,12 @@ async function startIn(ctx: Context, plan: StartPlan, now: Date): Promise<Play |
     const overdue = !created && play.deadline !== null && play.deadline <= now;
     if (!overdue && !(created && plan.rules.questionless)) return play;
     await finishOpen(ctx, play.id, now);
-    if (created) return play;
+    if (created) return ctx.db.play.findUniqueOrThrow({ where: { id: play.id } });
   }
   return undefined;
 }
 
-async function startExamPlay(ctx: Context, examId: string, now: Date): Promise<string> {
+async function startExamPlay(ctx: Context, examId: string, now: Date): Promise<Play> {
   const start = await ctx.examStarts.get(ctx.db, examId);
   if (!start) throw unknownContent('exam', examId);
   const { exam, rules, run } = start;
@@ -136,7 +136,7 @@ async function startExamPlay(ctx: Context, examId: string, now: Date): Promise<s
   const blocked = status === 'ACTIVE' && (await isBlocked(ctx, exam.id, now));
   const scope = { examId, quizId: exam.quizId, userId: ctx.viewer.user.id };
   const play = await startIn(ctx, { scope, exam, quiz: exam.quiz, rules, questions: start.questions, round: exam.round, create: status === 'ACTIVE' && !blocked }, now);
-  if (play) return play.id;
+  if (play) return play;
   // Nothing to continue and nothing written: the first rule that refused, in the order they apply.
   if (!(await ctx.db.examUser.findUnique({ where: { examId_userId: { examId, userId: ctx.viewer.user.id } } }))) {
     if (!(await can(ctx, 'exam:read', exam))) throw unknownContent('exam', examId);
@@ -147,13 +147,13 @@ async function startExamPlay(ctx: Context, examId: string, now: Date): Promise<s
   throw new BusyError('Starts of this play kept meeting each other; try again', 1);
 }
 
-async function startPracticePlay(ctx: Context, quizId: string, now: Date): Promise<string> {
+async function startPracticePlay(ctx: Context, quizId: string, now: Date): Promise<Play> {
   const quiz = await ctx.db.quizSet.findFirst({ where: { id: quizId, archived: false } });
   if (!quiz || !(await can(ctx, 'quiz:read', quiz))) throw unknownQuizSet(quizId);
   const [{ rules, questions }, blocked] = await Promise.all([practiceStart(ctx.db, quiz), isBlocked(ctx, null, now)]);
   const scope = { examId: null, quizId, userId: ctx.viewer.user.id };
   const play = await startIn(ctx, { scope, exam: null, quiz, rules, questions, round: 1, create: !blocked }, now);
-  if (play) return play.id;
+  if (play) return play;
   if (blocked) throw blockedError();
   throw new BusyError('Starts of this play kept meeting each other; try again', 1);
 }
@@ -162,9 +162,13 @@ async function startPracticePlay(ctx: Context, quizId: string, now: Date): Promi
 export async function startPlay<S extends Selection<'Play'>>(ctx: Context, raw: Record<string, unknown>, query?: S): Promise<Play> {
   const input = parseInput(s.startPlay, raw);
   const now = new Date();
-  const id = input.exam !== undefined ? await startExamPlay(ctx, input.exam, now) : await startPracticePlay(ctx, input.quiz!, now);
-  return ctx.db.play.findUniqueOrThrow({ ...(query ?? {}), where: { id } });
+  const play = input.exam !== undefined ? await startExamPlay(ctx, input.exam, now) : await startPracticePlay(ctx, input.quiz!, now);
+  return selectsRelations(query) ? ctx.db.play.findUniqueOrThrow({ ...query, where: { id: play.id } }) : play;
 }
+
+/** The selection asks for related records, which a play's own row does not hold. */
+const selectsRelations = (query: Selection<'Play'> | undefined) =>
+  !!query && Object.values(query).some((part) => !!part && typeof part === 'object' && Object.keys(part).length > 0);
 
 /**
  * TURNS: the question shown now. Each question has `roundtime` from when it was shown; one left
