@@ -62,6 +62,8 @@ export async function startBenchService(env: Record<string, string> = {}) {
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     database: config.database.kind,
+    /** The embedded database itself (undefined on PostgreSQL), for counting statements. */
+    pglite: database.pglite,
     platform,
     admin: boot.generated,
     authorization: `Bearer ${boot.generated.app}:${boot.generated.secret}`,
