@@ -75,6 +75,14 @@ function isAlive(pid: number): boolean {
  */
 const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
 
+/**
+ * A transaction waits up to `maxWait` for a connection (Prisma's default, 2 s, refuses much of a
+ * burst such as an exam's synchronized start while the pool is busy) and may run for `timeout`
+ * (a loaded machine slows every statement). Past either the caller is told SERVICE_BUSY with
+ * Retry-After (errors.ts knownError) and nothing was changed.
+ */
+const TRANSACTIONS = { maxWait: 10_000, timeout: 20_000 };
+
 /** Splits `?schema=name` off a PostgreSQL URL: pg does not know the parameter, Prisma's adapter takes it apart. */
 export function parsePostgresUrl(url: string): { connectionString: string; schema?: string } {
   const parsed = new URL(url);
@@ -89,7 +97,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     // The pool is made here, not by the adapter, so its counts can be read; the adapter still ends it.
     const pool = new pg.Pool({ connectionString, max: 10, ...(schema ? { options: `-c search_path="${schema}"` } : {}) });
     const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), disposeExternalPool: true });
-    const prisma = new PrismaClient({ adapter });
+    const prisma = new PrismaClient({ adapter, transactionOptions: TRANSACTIONS });
     return {
       prisma,
       pool,
@@ -114,7 +122,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   } else {
     pglite = target.pglite;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: TRANSACTIONS });
   return {
     prisma,
     pglite,

@@ -403,7 +403,9 @@ export const journeyTimers = defineTask('journeys.timers', z.object({ journey: z
  * waits or skips. In the transaction that made the change.
  */
 async function moveUsersOnSteps(tx: Tx, userIds: string[], concerns: (node: JourneyNode, journey: LoadedJourney) => boolean, now: Date): Promise<void> {
-  await tx.$queryRaw`SELECT "journeyId" FROM "JourneyUser" WHERE "userId" IN (${Prisma.join(userIds)}) AND "status" = 'active' ORDER BY "journeyId", "userId" FOR UPDATE`;
+  const locked = await tx.$queryRaw<unknown[]>`SELECT "journeyId" FROM "JourneyUser" WHERE "userId" IN (${Prisma.join(userIds)}) AND "status" = 'active' ORDER BY "journeyId", "userId" FOR UPDATE`;
+  // Users on no journey (most users finishing a play) have nothing to move.
+  if (locked.length === 0) return;
   const rows = await tx.journeyUser.findMany({ where: { userId: { in: userIds }, status: 'active' }, include: { journey: { include: journeyInclude } } });
   for (const rowsOfJourney of groupBy(rows, (r) => r.journeyId).values()) {
     const journey = loaded(rowsOfJourney[0]!.journey);

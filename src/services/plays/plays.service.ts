@@ -14,7 +14,7 @@ import { parseInput } from '../validation.ts';
 import { examRules, inExamPeriod, type PlayRules } from './exam-rules.ts';
 import { deriveStatus } from '../exams/status.ts';
 import { unknownPlay } from './play-access.ts';
-import { settlePlay } from './settle.ts';
+import { settlePlay, type SettleOptions } from './settle.ts';
 import { announceResult } from './result-events.ts';
 import * as s from './plays.schemas.ts';
 import { unknownQuizSet } from '../quizzes/access.ts';
@@ -33,16 +33,17 @@ type Tx = Prisma.TransactionClient;
 
 const playError = (rule: string, code: string) => new PermissionError(rule, code);
 
-/** The rules the play follows: its exam's (with the Quiz set where the exam defers) or its Quiz set's. */
-async function rulesOf(ctx: Pick<Context, 'examStarts'>, db: Tx, play: Pick<Play, 'examId' | 'quizId'>): Promise<PlayRules> {
+/** The rules the play follows and what it is a play of: its exam (with the Quiz set where the exam defers), or its Quiz set. */
+async function playContentOf(ctx: Pick<Context, 'examStarts'>, db: Tx, play: Pick<Play, 'examId' | 'quizId'>): Promise<Pick<SettleOptions, 'rules' | 'content'>> {
   if (play.examId) {
     const start = await ctx.examStarts.get(db, play.examId);
-    if (start) return start.rules;
+    if (start) return { rules: start.rules, content: { exam: start.exam, quiz: start.exam.quiz } };
     // An archived exam's plays still finish by its rules.
-    const exam = await db.exam.findUniqueOrThrow({ where: { id: play.examId }, include: { quiz: true } });
-    return (await examRules(db, [exam]))[0]!;
+    const { quiz, ...exam } = await db.exam.findUniqueOrThrow({ where: { id: play.examId }, include: { quiz: true } });
+    return { rules: (await examRules(db, [{ ...exam, quiz }]))[0]!, content: { exam, quiz } };
   }
-  return (await practiceStart(db, await db.quizSet.findUniqueOrThrow({ where: { id: play.quizId } }))).rules;
+  const quiz = await db.quizSet.findUniqueOrThrow({ where: { id: play.quizId } });
+  return { rules: (await practiceStart(db, quiz)).rules, content: { exam: null, quiz } };
 }
 
 /** Locks a play for the rest of the transaction (an answer and the finish never interleave) and reads it. */
@@ -235,15 +236,13 @@ class FinishedPlays {
 }
 
 /**
- * Finishes a locked open play: scores every answer, writes the totals, grade and success, drops
+ * Finishes a locked open play (the caller saw it open): scores every answer, writes the totals, grade and success, drops
  * its timer and announces the result (webhooks, competencies) in the same transaction.
  */
 export async function finishLocked(ctx: Pick<Context, 'examStarts'>, tx: Tx, play: Play, now: Date, finished: FinishedPlays): Promise<void> {
   const timeEnd = play.deadline && play.deadline < now ? play.deadline : now;
-  const claimed = await tx.play.updateMany({ where: { id: play.id, status: 'open' }, data: { status: 'finished', timeEnd, openKey: null } });
-  if (claimed.count === 0) return;
-  await cancel(tx, finishOverduePlay, play.id);
-  const settled = await settlePlay(tx, play, { score: true, rules: await rulesOf(ctx, tx, play) });
+  if (play.deadline) await cancel(tx, finishOverduePlay, play.id);
+  const settled = await settlePlay(tx, play, { score: true, ...(await playContentOf(ctx, tx, play)), finish: { timeEnd } });
   await announceResult(tx, settled);
   finished.add(settled);
 }
@@ -302,7 +301,8 @@ export async function gradeAnswer<S extends Selection<'PlayAnswer'>>(ctx: Contex
     if (!answer) throw new ArgumentError('question', `play '${play.id}' has no answer to it`, 'NOT_FOUND');
     if (input.points > answer.pointsMaximum) throw new ArgumentError('points', `must be at most the question's maximum, ${answer.pointsMaximum}`);
     await tx.playAnswer.update({ where: { playId_questionId: { playId: play.id, questionId: answer.questionId } }, data: { points: input.points, evaluated: true, gradedById: ctx.viewer.user.id } });
-    const settled = await settlePlay(tx, play, { score: false, rules: await rulesOf(ctx, tx, play) });
+    const { rules } = await playContentOf(ctx, tx, play);
+    const settled = await settlePlay(tx, play, { score: false, rules, content: { exam: found.exam, quiz: found.quiz } });
     graded.add(settled);
     return tx.playAnswer.findUniqueOrThrow({ ...(query ?? {}), where: { playId_questionId: { playId: play.id, questionId: answer.questionId } } });
   });

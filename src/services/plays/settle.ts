@@ -1,4 +1,4 @@
-import type { Play, Prisma } from '../../generated/prisma/client.ts';
+import type { Exam, Play, Prisma, QuizSet } from '../../generated/prisma/client.ts';
 import { writeScores } from './player-statements.ts';
 import { certifySettled } from '../certificates/certificates.service.ts';
 import { onPlaySettled } from '../journeys/runtime.ts';
@@ -10,14 +10,25 @@ type Tx = Prisma.TransactionClient;
 
 export type SettledPlay = Prisma.PlayGetPayload<{ include: { exam: true; quiz: true } }>;
 
+export interface SettleOptions {
+  /** Score every answer with the answer checker (a finish), or keep the points as they are (a grade). */
+  score: boolean;
+  rules: PlayRules;
+  /** The play's exam (null for practice) and Quiz set, as the caller read them. */
+  content: { exam: Exam | null; quiz: QuizSet };
+  /** Finishes the play (the caller holds its lock and saw it open) at this time. */
+  finish?: { timeEnd: Date };
+}
+
 /**
  * Writes a finished play's scores: with `score`, every answer through the answer checker (an
  * educator's grade stays); then the totals over the play's questions (unanswered ones score 0),
  * and the grade and success once nothing waits for a person (until then both are null); the
  * user's exam requirements follow, the certificate of a result that qualifies for one, and the
- * user's journeys (steps of the play's exam or Quiz set, entering one its exam starts).
+ * user's journeys (steps of the play's exam or Quiz set, entering one its exam starts). A constant
+ * number of statements whatever the number of questions.
  */
-export async function settlePlay(tx: Tx, play: Pick<Play, 'id' | 'questionIds'>, options: { score: boolean; rules: PlayRules }): Promise<SettledPlay> {
+export async function settlePlay(tx: Tx, play: Pick<Play, 'id' | 'questionIds'>, options: SettleOptions): Promise<SettledPlay> {
   const playId = play.id;
   const [questions, answers] = await Promise.all([
     tx.question.findMany({ where: { id: { in: play.questionIds } }, select: { id: true, type: true, answers: true, options: true, data: true } }),
@@ -45,7 +56,8 @@ export async function settlePlay(tx: Tx, play: Pick<Play, 'id' | 'questionIds'>,
   const { grade, successful } = totals.evaluated
     ? gradeOf({ grading: options.rules.grading, gradingThreshold: options.rules.gradingThreshold, preset }, totals)
     : { grade: null, successful: null };
-  const settled = await tx.play.update({ where: { id: playId }, data: { ...totals, grade, successful }, include: { exam: true, quiz: true } });
+  const finish = options.finish ? { status: 'finished', timeEnd: options.finish.timeEnd, openKey: null } : {};
+  const settled = { ...(await tx.play.update({ where: { id: playId }, data: { ...totals, grade, successful, ...finish } })), ...options.content };
   await recordExamRequirements(tx, settled);
   await certifySettled(tx, settled, preset);
   await onPlaySettled(tx, settled);
