@@ -8,6 +8,7 @@ import type { InstanceSettings } from './services/instance/settings.service.ts';
 import type { Notifier } from './services/notifications/notifications.service.ts';
 import type { LiveResults } from './services/plays/live-results.ts';
 import type { ExamStarts } from './services/plays/exam-starts.ts';
+import type { AnswerWriter } from './services/plays/answer-writer.ts';
 import type { RateLimiter, RateLimitState } from './rest/rate-limit.ts';
 import { authenticate, readCredentials, type HeaderReader } from './auth/authenticate.ts';
 import { resolveLanguage } from './services/instance/language.ts';
@@ -25,6 +26,8 @@ export interface Platform {
   credentials: CredentialCache;
   /** What starting an exam reads, kept for PLAYER_CACHE_TTL_MS (services/plays/exam-starts.ts). */
   examStarts: ExamStarts;
+  /** Writes the player's answers, many in one statement when they arrive together (services/plays/answer-writer.ts). */
+  answers: AnswerWriter;
   /** Finished plays as they happen, for GraphQL subscriptions (across instances with Redis). */
   live: LiveResults;
 }

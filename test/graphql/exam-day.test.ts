@@ -184,6 +184,35 @@ describe('answers on exam day', () => {
   });
 });
 
+describe('answers arriving together', () => {
+  it('are written together, fewer statements than answers, each acknowledged with its own row', async () => {
+    const crowd = await Promise.all(Array.from({ length: 20 }, (_, i) => examinee(`crowd${i}`)));
+    const { exam, questions } = await examWith(2, crowd);
+    const plays = await Promise.all(crowd.map(async (e) => (await asOk(e, START, { exam })).startPlay.id as string));
+    const { count, result } = await countStatements(t, () =>
+      Promise.all(crowd.map((e, i) => asOk(e, ANSWER, { input: { play: plays[i], question: questions[i % 2], response: i % 3 ? 'yes' : 'no' } }))),
+    );
+    expect(result.map((r) => [r.answerQuestion.question, r.answerQuestion.response])).toEqual(crowd.map((_, i) => [questions[i % 2], i % 3 ? 'yes' : 'no']));
+    expect(count).toBeLessThan(crowd.length / 2);
+    const stored = await t.db.prisma.playAnswer.findMany({ where: { playId: { in: plays } } });
+    expect(stored).toHaveLength(crowd.length);
+  });
+
+  it('one answer the database refuses fails alone; the answers written with it are kept', async () => {
+    const crowd = await Promise.all(Array.from({ length: 6 }, (_, i) => examinee(`poison${i}`)));
+    const { exam, questions } = await examWith(1, crowd);
+    const plays = await Promise.all(crowd.map(async (e) => (await asOk(e, START, { exam })).startPlay.id as string));
+    // An unpaired UTF-16 surrogate: JSON text PostgreSQL refuses in jsonb. The writer is called as
+    // the service calls it, below the faces that refuse such text at the edge.
+    const outcomes = await Promise.allSettled(
+      crowd.map((e, i) => t.platform.answers.write({ userId: e.id, input: { play: plays[i]!, question: questions[0]!, response: i === 2 ? 'a\ud800b' : 'yes', hints: 0, solutionSteps: 0 }, at: new Date() })),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    const stored = await t.db.prisma.playAnswer.findMany({ where: { playId: { in: plays } } });
+    expect(stored.map((a) => a.playId).sort()).toEqual(plays.filter((_, i) => i !== 2).sort());
+  });
+});
+
 describe('what a start keeps', () => {
   it('an exam switched off through this instance refuses the next start at once, while an open play continues', async () => {
     const [a, b] = [await examinee('keep1'), await examinee('keep2')];

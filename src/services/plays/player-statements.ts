@@ -77,44 +77,59 @@ export interface AnswerInput {
   solutionSteps: number;
 }
 
+/** An answer to write: the input, the user answering and when it arrived. */
+export interface AnswerToWrite {
+  userId: string;
+  input: AnswerInput;
+  at: Date;
+}
+
 /**
- * Records (or replaces) an answer in one statement, written only when every rule of the player
- * holds: the play is the user's, open and within its deadline, the question is one of its
- * questions, hints and solutions only outside exams, and in TURNS mode the question is the one
- * shown now (which moves the play on to the next). The play's row is locked for the statement
- * (FOR NO KEY UPDATE), so an answer and the play's finish never interleave: an answer acknowledged
- * before the finish is in its result, one arriving after it is refused. The maximum comes from
- * the play (fixed at its start); the time is counted from the start of the play (TEST) or from
- * when the question was shown (TURNS). Answers no row when a rule refused it.
+ * Records (or replaces) answers to different plays in one statement, each written only when every
+ * rule of the player holds for it: the play is the user's, open and within its deadline when the
+ * answer arrived, the question is one of its questions, hints and solutions only outside exams,
+ * and in TURNS mode the question is the one shown then (which moves the play on to the next). The
+ * plays' rows are locked for the statement (FOR NO KEY UPDATE, in one order), so an answer and its
+ * play's finish never interleave: an answer acknowledged before the finish is in its result, one
+ * arriving after it is refused. The maximum comes from the play (fixed at its start); the time is
+ * counted from the start of the play (TEST) or from when the question was shown (TURNS). Answers
+ * the rows written by play; a play missing from it refused its answer.
  */
-export async function recordAnswer(db: Db, userId: string, input: AnswerInput, now: Date): Promise<PlayAnswer | undefined> {
+export async function recordAnswers(db: Db, answers: readonly AnswerToWrite[]): Promise<Map<string, PlayAnswer>> {
+  const column = <T>(pick: (a: AnswerToWrite) => T) => answers.map(pick);
   const rows = await db.$queryRaw<PlayAnswer[]>`
-    WITH "play" AS (
-      SELECT "id", "timeStart", "mode", "roundtime", "position", "questionMaxima", COALESCE("positionStart", "timeStart") AS "since",
-        array_position("questionIds", ${input.question}::text) AS "idx"
-      FROM "Play"
-      WHERE "id" = ${input.play} AND "userId" = ${userId} AND "status" = 'open' AND ("deadline" IS NULL OR "deadline" > ${at(now)})
-        AND ("examId" IS NULL OR (${input.hints}::int = 0 AND ${input.solutionSteps}::int = 0))
-      FOR NO KEY UPDATE
+    WITH "input" AS (
+      SELECT * FROM unnest(${column((a) => a.input.play)}::text[], ${column((a) => a.userId)}::text[], ${column((a) => a.input.question)}::text[],
+        ${column((a) => JSON.stringify(a.input.response))}::text[], ${column((a) => a.input.hints)}::int[], ${column((a) => a.input.solutionSteps)}::int[],
+        ${column((a) => a.at.toISOString())}::timestamptz[])
+        AS i("play", "user", "question", "response", "hints", "solutionSteps", "arrived")
+    ), "play" AS (
+      SELECT p."id", p."timeStart", p."mode", p."roundtime", p."position", p."questionMaxima", COALESCE(p."positionStart", p."timeStart") AS "since",
+        array_position(p."questionIds", i."question") AS "idx", i."question", i."response", i."hints", i."solutionSteps", i."arrived" AT TIME ZONE 'UTC' AS "at"
+      FROM "input" i JOIN "Play" p ON p."id" = i."play"
+      WHERE p."userId" = i."user" AND p."status" = 'open' AND (p."deadline" IS NULL OR p."deadline" > i."arrived" AT TIME ZONE 'UTC')
+        AND (p."examId" IS NULL OR (i."hints" = 0 AND i."solutionSteps" = 0))
+      ORDER BY p."id"
+      FOR NO KEY UPDATE OF p
     ), "turn" AS (
-      SELECT *, CASE WHEN "roundtime" IS NULL THEN 0 ELSE floor(EXTRACT(EPOCH FROM (${at(now)} - "since")) / "roundtime")::int END AS "skipped"
+      SELECT *, CASE WHEN "roundtime" IS NULL THEN 0 ELSE floor(EXTRACT(EPOCH FROM ("at" - "since")) / "roundtime")::int END AS "skipped"
       FROM "play" WHERE "idx" IS NOT NULL
     ), "ok" AS (
       SELECT *, CASE WHEN "mode" = 'TURNS' THEN "since" + make_interval(secs => "skipped" * COALESCE("roundtime", 0)) ELSE "timeStart" END AS "shownAt"
       FROM "turn" WHERE "mode" <> 'TURNS' OR "position" + "skipped" = "idx" - 1
     ), "moved" AS (
-      UPDATE "Play" SET "position" = "ok"."idx", "positionStart" = ${at(now)} FROM "ok" WHERE "Play"."id" = "ok"."id" AND "ok"."mode" = 'TURNS'
+      UPDATE "Play" SET "position" = "ok"."idx", "positionStart" = "ok"."at" FROM "ok" WHERE "Play"."id" = "ok"."id" AND "ok"."mode" = 'TURNS'
     )
     INSERT INTO "PlayAnswer" ("playId", "questionId", "index", "response", "hints", "solutionSteps", "timeAnswer", "points", "pointsMaximum", "evaluated", "gradedById", "answeredAt")
-    SELECT "id", ${input.question}, "idx", ${JSON.stringify(input.response)}::jsonb, ${input.hints}, ${input.solutionSteps},
-      round(EXTRACT(EPOCH FROM (${at(now)} - "shownAt"))::numeric, 3)::float8, NULL, COALESCE("questionMaxima"["idx"], 1), false, NULL, ${at(now)}
+    SELECT "id", "question", "idx", "response"::jsonb, "hints", "solutionSteps",
+      round(EXTRACT(EPOCH FROM ("at" - "shownAt"))::numeric, 3)::float8, NULL, COALESCE("questionMaxima"["idx"], 1), false, NULL, "at"
     FROM "ok"
     ON CONFLICT ("playId", "questionId") DO UPDATE SET
       "index" = EXCLUDED."index", "response" = EXCLUDED."response", "hints" = EXCLUDED."hints", "solutionSteps" = EXCLUDED."solutionSteps",
       "timeAnswer" = EXCLUDED."timeAnswer", "points" = NULL, "pointsMaximum" = EXCLUDED."pointsMaximum", "evaluated" = false,
       "gradedById" = NULL, "answeredAt" = EXCLUDED."answeredAt"
     RETURNING *`;
-  return rows[0];
+  return new Map(rows.map((row) => [row.playId, row]));
 }
 
 /** Writes the scores of many answers of one play in one statement. */

@@ -19,7 +19,7 @@ import { announceResult } from './result-events.ts';
 import * as s from './plays.schemas.ts';
 import { unknownQuizSet } from '../quizzes/access.ts';
 import { practiceStart, type QuestionOrder } from './exam-starts.ts';
-import { claimPlay, openKeyOf, recordAnswer, type AnswerInput, type PlayScope } from './player-statements.ts';
+import { claimPlay, openKeyOf, type AnswerInput, type PlayScope } from './player-statements.ts';
 
 /**
  * The player: starting, answering and finishing plays for the calling (or assumed) user, and
@@ -204,15 +204,16 @@ async function answerRefusal(ctx: Context, input: AnswerInput, now: Date): Promi
 
 /**
  * Records (or replaces) the response to one question of the viewer's open play: one statement
- * when the answer is accepted, a second to tell the caller why when it is not. Sending the same
- * answer again (a retry after a timeout) leaves one answer, the later one.
+ * when the answer is accepted (shared with the answers that arrive with it, see AnswerWriter), a
+ * second to tell the caller why when it is not. Sending the same answer again (a retry after a
+ * timeout) leaves one answer, the later one.
  */
 export async function answerQuestion(ctx: Context, raw: Record<string, unknown>): Promise<PlayAnswer> {
   const parsed = parseInput(s.answerQuestion, raw);
   const input: AnswerInput = { ...parsed, hints: parsed.hints ?? 0, solutionSteps: parsed.solutionSteps ?? 0 };
   for (let tries = 0; tries < 2; tries++) {
     const now = new Date();
-    const recorded = await recordAnswer(ctx.db, ctx.viewer.user.id, input, now);
+    const recorded = await ctx.answers.write({ userId: ctx.viewer.user.id, input, at: now });
     if (recorded) return recorded;
     const refusal = await answerRefusal(ctx, input, now);
     if (refusal) throw refusal;
