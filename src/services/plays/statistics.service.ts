@@ -29,8 +29,8 @@ import { pointsMaximumOf } from './scoring.ts';
  *   sample variances, its error ratio and the standard error;
  * - per question over the results that asked it: facility 100 * mean(p/m), 100 * sample sd of
  *   p/m, discrimination 100 * Pearson correlation of p with the rest of the test (P - p).
- * Sums and variances are exact (numeric), so "variance 0" is decided exactly, not by a float that
- * came out as 1e-17. Figures are rounded to 4 decimals.
+ * "Variance 0" is decided exactly (see aggregateSql), not by a float that came out as 1e-17.
+ * Figures are rounded to 4 decimals.
  */
 
 export type StatisticsAttempts = 'FIRST' | 'LAST' | 'ALL';
@@ -99,171 +99,185 @@ export async function quizSetStatistics(ctx: Context, quiz: QuizSet, args: Pick<
 }
 
 /**
- * The results that count, as common table expressions every statement starts with: `chosen`
- * (one per examinee, or every attempt; forgotten results have no user and each is its own
- * examinee) with `waiting` set where an answer awaits grading, and `counted`, those that do not.
+ * The chosen results, as the common table expression both statements start with: finished, not
+ * archived results of the scope, one per examinee (its first or last attempt) or every attempt.
+ * Forgotten results have no user: each is an examinee of its own.
  */
-function countedResults(scope: Prisma.Sql, attempts: StatisticsAttempts): Prisma.Sql {
-  const chosen =
-    attempts === 'ALL'
-      ? Prisma.sql`SELECT * FROM finished`
-      : Prisma.sql`SELECT * FROM (
-          SELECT f.*, row_number() OVER (PARTITION BY f.examinee ORDER BY ${attempts === 'FIRST' ? Prisma.sql`f.attempt, f."timeStart", f.id` : Prisma.sql`f.attempt DESC, f."timeStart" DESC, f.id DESC`}) AS nth
-          FROM finished f
-        ) ranked WHERE nth = 1`;
-  return Prisma.sql`finished AS (
-      SELECT p.id, p."questionIds", p.attempt, p."timeStart", COALESCE(p."userId", p.id) AS examinee,
-        EXISTS (SELECT 1 FROM "PlayAnswer" w WHERE w."playId" = p.id AND NOT w.evaluated) AS waiting
-      FROM "Play" p
-      WHERE ${scope} AND p.status = 'finished' AND NOT p.archived
-    ),
-    chosen AS (${chosen}),
-    counted AS (SELECT id, "questionIds" FROM chosen WHERE NOT waiting)`;
+function chosenResults(scope: Prisma.Sql, attempts: StatisticsAttempts): Prisma.Sql {
+  const finished = Prisma.sql`SELECT p.id, p."questionIds", p.attempt, p."timeStart", COALESCE(p."userId", p.id) AS examinee
+    FROM "Play" p WHERE ${scope} AND p.status = 'finished' AND NOT p.archived`;
+  if (attempts === 'ALL') return Prisma.sql`chosen AS (${finished})`;
+  const order = attempts === 'FIRST' ? Prisma.sql`f.attempt, f."timeStart", f.id` : Prisma.sql`f.attempt DESC, f."timeStart" DESC, f.id DESC`;
+  return Prisma.sql`chosen AS (
+    SELECT id, "questionIds" FROM (SELECT f.*, row_number() OVER (PARTITION BY f.examinee ORDER BY ${order}) AS nth FROM (${finished}) f) ranked
+    WHERE nth = 1
+  )`;
 }
 
-interface Aggregates {
-  awaitingGrading: number;
-  withoutPoints: number;
-  n: number;
-  mean: number | null;
+/**
+ * A row of the aggregate statement, one per grouping: `level` 3 per `waiting` (the results), 1 per
+ * question, 0 per distinct response to a question (only choice questions carry a response).
+ * Exact (numeric) sums come as float8: an exact 0 stays 0.
+ */
+interface AggregateRow {
+  level: number;
+  waiting: boolean;
+  question: string | null;
+  response: unknown;
+  chosen: number;
+  plays: number;
+  cells: number;
+  answered: number;
+  // The results (level 3, not waiting): the sum of scores S, n * sum((S - mean)^2),
+  // n^2 * sum((S - mean)^3), n^3 * sum((S - mean)^4), n * sum((P - mean P)^2), the median of S.
+  s1: number | null;
+  c2: number | null;
+  c3: number | null;
+  c4: number | null;
+  vp: number | null;
   median: number | null;
+  // A question (level 1, not waiting).
+  facility: number | null;
   sd: number | null;
-  varTotal: number | null;
-  z3: number | null;
-  z4: number | null;
-  items: {
-    question: string;
-    results: number;
-    answered: number;
-    facility: number;
-    sd: number | null;
-    varPoints: number;
-    discrimination: number | null;
-  }[] | null;
+  varPoints: number | null;
+  discrimination: number | null;
 }
 
 const CHOICE = new Set(['choice', 'multiple-choice']);
 
 async function statisticsOf(ctx: Context, quizId: string, scope: Prisma.Sql, attempts: StatisticsAttempts): Promise<Omit<ResultStatistics, 'round'>> {
   const order = questionsOf(await quizEntries(ctx, quizId)).map((q) => q.id);
-  const results = countedResults(scope, attempts);
-  // One snapshot: a result finishing meanwhile must not be in one statement and not in another.
-  const { asked, aggregates, responses } = await ctx.db.$transaction(
+  const chosen = chosenResults(scope, attempts);
+  // One snapshot: a result finishing between the two statements must be in both or in neither.
+  const { asked, rows } = await ctx.db.$transaction(
     async (tx) => {
-      const asked = await tx.$queryRaw<Question[]>(Prisma.sql`WITH ${results}
-        SELECT q.* FROM "Question" q WHERE q.id IN (SELECT unnest("questionIds") FROM counted)`);
-      const ids = asked.map((q) => q.id);
-      const maxima = asked.map((q) => pointsMaximumOf(q));
-      const [aggregates] = await tx.$queryRaw<Aggregates[]>(aggregateSql(results, ids, maxima));
-      const choiceIds = asked.filter((q) => CHOICE.has(q.type)).map((q) => q.id);
-      const responses = choiceIds.length
-        ? await tx.$queryRaw<{ question: string; response: unknown; results: number }[]>(Prisma.sql`WITH ${results}
-            SELECT a."questionId" AS question, a.response, count(*)::int AS results
-            FROM counted c JOIN "PlayAnswer" a ON a."playId" = c.id
-            WHERE a."questionId" = ANY(${choiceIds}::text[])
-            GROUP BY a."questionId", a.response`)
-        : [];
-      return { asked, aggregates: aggregates!, responses };
+      // The cells are sorted once for the grouping sets: in memory (k rows per result, narrow) rather than on disk.
+      await tx.$executeRaw`SET LOCAL work_mem = '64MB'`;
+      const asked = await tx.$queryRaw<Question[]>(Prisma.sql`WITH ${chosen}
+        SELECT q.* FROM "Question" q WHERE q.id IN (SELECT unnest("questionIds") FROM chosen)`);
+      const maxima = Object.fromEntries(asked.map((q) => [q.id, pointsMaximumOf(q)]));
+      const choices = asked.filter((q) => CHOICE.has(q.type)).map((q) => q.id);
+      const rows = await tx.$queryRaw<AggregateRow[]>(aggregateSql(chosen, maxima, choices));
+      return { asked, rows };
     },
     { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
   );
-  return assemble(order, asked, aggregates, responses, attempts);
+  return assemble(order, asked, rows, attempts);
 }
 
 /**
- * The one aggregate statement: per result its total and score, the test's moments over the
- * scores, and per question its counts, facility, spread, variance and the exact sums of squares
- * and products for its correlation with the rest of the test.
+ * The one aggregate statement, one pass over the cells. Each chosen result's answers come from one
+ * index range scan and are matched to its questions in memory; window functions over that one
+ * result's cells give its total, its maximum and whether an answer awaits grading, so no cell is
+ * joined to anything afterwards. GROUPING SETS then aggregate the results (their first cell stands
+ * for them), each question, and each distinct response to a choice question, in one scan.
+ *
+ * Exactness where it decides a null: scores and totals are summed as numeric at a fixed scale, and
+ * the moments come from exact power sums (n * sum(x^2) - sum(x)^2 is exactly 0 for equal values);
+ * a question's points are compared exactly (min = max); the rest of the test (P - p) is a
+ * difference of floats, constant when its range is below 1e-9 of its size (points are stored to
+ * 6 decimals, so distinct values lie much further apart).
  */
-function aggregateSql(results: Prisma.Sql, ids: string[], maxima: number[]): Prisma.Sql {
-  return Prisma.sql`WITH ${results},
-    maxima AS (SELECT * FROM unnest(${ids}::text[], ${maxima}::float8[]) AS x(question, maximum)),
+function aggregateSql(chosen: Prisma.Sql, maxima: Record<string, number>, choices: string[]): Prisma.Sql {
+  return Prisma.sql`WITH ${chosen},
     cells AS (
-      SELECT c.id AS play, x.question, a."playId" IS NOT NULL AS answered,
-        COALESCE(a.points, 0)::numeric AS points, COALESCE(a."pointsMaximum", x.maximum)::numeric AS maximum
-      FROM counted c
-      CROSS JOIN LATERAL unnest(c."questionIds") AS asked(question)
-      JOIN maxima x ON x.question = asked.question
-      LEFT JOIN "PlayAnswer" a ON a."playId" = c.id AND a."questionId" = asked.question
-      WHERE COALESCE(a."pointsMaximum", x.maximum) > 0
-    ),
-    totals AS (
-      -- Scores at a fixed scale, so equal shares are equal numbers whatever their fractions.
-      SELECT play, sum(points) AS total, round(100 * sum(points) / sum(maximum), 12) AS score FROM cells GROUP BY play
-    ),
-    test AS (
-      SELECT count(*)::int AS n, avg(score) AS mean, stddev_samp(score) AS sd, var_samp(total) AS var_total,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY score::float8) AS median
-      FROM totals
-    ),
-    shape AS (
-      SELECT sum(power((t.score - s.mean) / s.sd, 3)) AS z3, sum(power((t.score - s.mean) / s.sd, 4)) AS z4
-      FROM totals t CROSS JOIN test s WHERE s.sd > 0
-    ),
-    sums AS (
-      SELECT c.question, count(*) AS n, count(*) FILTER (WHERE c.answered) AS answered,
-        100 * avg(c.points / c.maximum) AS facility, 100 * stddev_samp(c.points / c.maximum) AS sd,
-        COALESCE(var_samp(c.points), 0) AS var_points,
-        count(*) * sum(c.points * c.points) - sum(c.points) * sum(c.points) AS sxx,
-        count(*) * sum((t.total - c.points) * (t.total - c.points)) - sum(t.total - c.points) * sum(t.total - c.points) AS syy,
-        count(*) * sum(c.points * (t.total - c.points)) - sum(c.points) * sum(t.total - c.points) AS sxy
-      FROM cells c JOIN totals t USING (play)
-      GROUP BY c.question
+      SELECT w.*,
+        CASE WHEN w.nth = 1 THEN round((100 * w.total / w.out_of)::numeric, 9) END AS score,
+        CASE WHEN w.nth = 1 THEN round(w.total::numeric, 9) END AS points_total
+      FROM chosen c CROSS JOIN LATERAL (
+        SELECT m.*, bool_or(NOT m.evaluated) OVER () AS waiting, sum(m.points) OVER () AS total,
+          sum(m.maximum) OVER () AS out_of, row_number() OVER () AS nth
+        FROM (
+          SELECT q.question, a.question IS NOT NULL AS answered, COALESCE(a.evaluated, true) AS evaluated,
+            CASE WHEN q.question = ANY(${choices}::text[]) THEN a.response END AS response,
+            COALESCE(a.points, 0) AS points, COALESCE(a."pointsMaximum", x.maximum) AS maximum
+          FROM unnest(c."questionIds") AS q(question)
+          CROSS JOIN LATERAL (SELECT (${JSON.stringify(maxima)}::jsonb ->> q.question)::float8 AS maximum) x
+          LEFT JOIN (
+            SELECT "questionId" AS question, evaluated, response, points, "pointsMaximum" FROM "PlayAnswer" WHERE "playId" = c.id OFFSET 0
+          ) a ON a.question = q.question
+          WHERE x.maximum IS NOT NULL
+        ) m
+        WHERE m.maximum > 0
+      ) w
     )
-    SELECT
-      (SELECT count(*) FILTER (WHERE waiting) FROM chosen)::int AS "awaitingGrading",
-      (SELECT count(*) FROM counted c WHERE NOT EXISTS (SELECT 1 FROM totals t WHERE t.play = c.id))::int AS "withoutPoints",
-      s.n, s.mean::float8 AS mean, s.median, s.sd::float8 AS sd, s.var_total::float8 AS "varTotal",
-      (SELECT z3::float8 FROM shape) AS z3, (SELECT z4::float8 FROM shape) AS z4,
-      (SELECT json_agg(json_build_object(
-        'question', question, 'results', n, 'answered', answered, 'facility', facility::float8, 'sd', sd::float8,
-        'varPoints', var_points::float8,
-        'discrimination', CASE WHEN sxx > 0 AND syy > 0 THEN (100 * sxy / sqrt(sxx * syy))::float8 END
-      )) FROM sums) AS items
-    FROM test s`;
+    SELECT GROUPING(question, response) AS level, waiting, question, response,
+      (SELECT count(*) FROM chosen)::int AS chosen,
+      count(*) FILTER (WHERE nth = 1)::int AS plays, count(*)::int AS cells, count(*) FILTER (WHERE answered)::int AS answered,
+      sum(score)::float8 AS s1,
+      (count(score) * sum(score * score) - sum(score) * sum(score))::float8 AS c2,
+      (count(score) * count(score) * sum(score * score * score) - 3 * count(score) * sum(score) * sum(score * score)
+        + 2 * sum(score) * sum(score) * sum(score))::float8 AS c3,
+      (count(score) * count(score) * count(score) * sum(score * score * score * score)
+        - 4 * count(score) * count(score) * sum(score) * sum(score * score * score)
+        + 6 * count(score) * sum(score) * sum(score) * sum(score * score)
+        - 3 * sum(score) * sum(score) * sum(score) * sum(score))::float8 AS c4,
+      (count(points_total) * sum(points_total * points_total) - sum(points_total) * sum(points_total))::float8 AS vp,
+      percentile_cont(0.5) WITHIN GROUP (ORDER BY score::float8) AS median,
+      100 * avg(points / maximum) AS facility,
+      CASE WHEN min(points / maximum) = max(points / maximum) THEN 0 ELSE 100 * stddev_samp(points / maximum) END AS sd,
+      CASE WHEN min(points) = max(points) THEN 0 ELSE var_samp(points) END AS "varPoints",
+      CASE WHEN min(points) < max(points)
+        AND max(total - points) - min(total - points) > 1e-9 * greatest(1, abs(max(total - points)), abs(min(total - points)))
+        THEN 100 * corr(points, total - points) END AS discrimination
+    FROM cells
+    GROUP BY GROUPING SETS ((waiting), (waiting, question), (waiting, question, response))`;
 }
 
 const round4 = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 1e4) / 1e4 || 0);
 
-function assemble(
-  order: string[],
-  asked: Question[],
-  a: Aggregates,
-  responses: { question: string; response: unknown; results: number }[],
-  attempts: StatisticsAttempts,
-): Omit<ResultStatistics, 'round'> {
-  const n = a.n;
-  const sd = n >= 2 ? a.sd : null;
-  const spread = sd !== null && sd > 0;
-  const sum3 = a.z3 ?? 0;
-  const sum4 = a.z4 ?? 0;
-  const skewness = spread && n >= 3 ? (n / ((n - 1) * (n - 2))) * sum3 : null;
-  const kurtosis = spread && n >= 4 ? ((n * (n + 1)) / ((n - 1) * (n - 2) * (n - 3))) * sum4 - (3 * (n - 1) ** 2) / ((n - 2) * (n - 3)) : null;
-  const items = a.items ?? [];
-  const k = items.length;
-  const varTotal = n >= 2 ? a.varTotal : null;
-  const alpha = k >= 2 && varTotal !== null && varTotal > 0 ? (k / (k - 1)) * (1 - items.reduce((s, i) => s + i.varPoints, 0) / varTotal) : null;
-  const errorRatio = alpha !== null && alpha >= 0 && alpha <= 1 ? 100 * Math.sqrt(1 - alpha) : null;
-  const standardError = errorRatio !== null && sd !== null ? (errorRatio / 100) * sd : null;
+/** The test's figures from the results' row (exact sums, see aggregateSql). */
+function testFigures(row: AggregateRow | undefined, k: number, varPoints: number) {
+  const n = row?.plays ?? 0;
+  if (!row || n === 0) return { n, mean: null, median: null, sd: null, skewness: null, kurtosis: null, alpha: null };
+  const c2 = row.c2! / n;
+  const sd = n >= 2 ? Math.sqrt(c2 / (n - 1)) : null;
+  const spread = sd !== null && row.c2! > 0;
+  const z3 = spread ? row.c3! / n ** 2 / sd ** 3 : 0;
+  const z4 = spread ? row.c4! / n ** 3 / sd ** 4 : 0;
+  const varTotal = n >= 2 ? row.vp! / (n * (n - 1)) : null;
+  return {
+    n,
+    mean: row.s1! / n,
+    median: row.median,
+    sd,
+    skewness: spread && n >= 3 ? (n / ((n - 1) * (n - 2))) * z3 : null,
+    kurtosis: spread && n >= 4 ? ((n * (n + 1)) / ((n - 1) * (n - 2) * (n - 3))) * z4 - (3 * (n - 1) ** 2) / ((n - 2) * (n - 3)) : null,
+    alpha: k >= 2 && varTotal !== null && row.vp! > 0 ? (k / (k - 1)) * (1 - varPoints / varTotal) : null,
+  };
+}
+
+function assemble(order: string[], asked: Question[], rows: AggregateRow[], attempts: StatisticsAttempts): Omit<ResultStatistics, 'round'> {
+  const counted = rows.filter((r) => !r.waiting);
+  const items = counted.filter((r) => r.level === 1);
+  const test = testFigures(
+    counted.find((r) => r.level === 3),
+    items.length,
+    items.reduce((sum, i) => sum + (i.varPoints ?? 0), 0),
+  );
+  const errorRatio = test.alpha !== null && test.alpha >= 0 && test.alpha <= 1 ? 100 * Math.sqrt(1 - test.alpha) : null;
+  const standardError = errorRatio !== null && test.sd !== null ? (errorRatio / 100) * test.sd : null;
+  const awaitingGrading = rows.find((r) => r.level === 3 && r.waiting)?.plays ?? 0;
+  const chosen = rows[0]?.chosen ?? 0;
 
   const byId = new Map(asked.map((q) => [q.id, q]));
   const place = new Map(order.map((id, i) => [id, i]));
-  const listed = [...items].sort((x, y) => (place.get(x.question) ?? Infinity) - (place.get(y.question) ?? Infinity) || x.question.localeCompare(y.question));
-  const chosenOf = optionCounts(byId, responses);
+  const listed = [...items].sort((x, y) => (place.get(x.question!) ?? Infinity) - (place.get(y.question!) ?? Infinity) || x.question!.localeCompare(y.question!));
+  const chosenOf = optionCounts(byId, counted.filter((r) => r.level === 0 && r.response !== null));
   return {
     attempts,
-    results: n,
-    leftOut: { awaitingGrading: a.awaitingGrading, withoutPoints: a.withoutPoints },
-    mean: round4(a.mean),
-    median: round4(a.median),
-    standardDeviation: round4(sd),
-    skewness: round4(skewness),
-    kurtosis: round4(kurtosis),
-    cronbachAlpha: round4(alpha),
+    results: test.n,
+    leftOut: { awaitingGrading, withoutPoints: chosen - awaitingGrading - test.n },
+    mean: round4(test.mean),
+    median: round4(test.median),
+    standardDeviation: round4(test.sd),
+    skewness: round4(test.skewness),
+    kurtosis: round4(test.kurtosis),
+    cronbachAlpha: round4(test.alpha),
     errorRatio: round4(errorRatio),
     standardError: round4(standardError),
     questions: listed.map((item) => {
-      const question = byId.get(item.question)!;
+      const question = byId.get(item.question!)!;
       const facilityIndex = round4(item.facility)!;
       const discriminationIndex = round4(item.discrimination);
       const flags: QuestionFlag[] = [];
@@ -274,10 +288,10 @@ function assemble(
       const choices = question.answers.length + question.options.length;
       return {
         question,
-        results: item.results,
+        results: item.cells,
         answered: item.answered,
         facilityIndex,
-        standardDeviation: item.results >= 2 ? round4(item.sd) : null,
+        standardDeviation: item.cells >= 2 ? round4(item.sd) : null,
         discriminationIndex,
         randomGuessScore: question.type === 'choice' && choices > 0 ? round4(100 / choices) : null,
         options: chosenOf.get(question.id) ?? (CHOICE.has(question.type) ? itemsOf(question).map((o) => ({ ...o, chosen: 0 })) : null),
@@ -291,14 +305,14 @@ function assemble(
 const itemsOf = (q: Question) => [...q.answers.map((text) => ({ text, correct: true })), ...q.options.map((text) => ({ text, correct: false }))];
 
 /** How many counted results chose each item of each choice question, from its distinct responses. */
-function optionCounts(byId: Map<string, Question>, responses: { question: string; response: unknown; results: number }[]): Map<string, OptionStatistics[]> {
+function optionCounts(byId: Map<string, Question>, responses: readonly AggregateRow[]): Map<string, OptionStatistics[]> {
   const out = new Map<string, OptionStatistics[]>();
   for (const r of responses) {
-    const question = byId.get(r.question);
+    const question = byId.get(r.question!);
     if (!question) continue;
     if (!out.has(question.id)) out.set(question.id, itemsOf(question).map((o) => ({ ...o, chosen: 0 })));
     const options = out.get(question.id)!;
-    for (const index of selectedItems(toCheckable(question), r.response)) options[index]!.chosen += r.results;
+    for (const index of selectedItems(toCheckable(question), r.response)) options[index]!.chosen += r.cells;
   }
   return out;
 }
