@@ -4,6 +4,9 @@ import * as statistics from '../../services/plays/statistics.service.ts';
 
 /** Item analysis on the exam and the Quiz set (report permission); the definitions live in the descriptions. */
 
+/** A figure: a Float, null where its definition is not defined. */
+const figure = (description: string) => ({ nullable: true, description }) as const;
+
 const AttemptsEnum = builder.enumType('StatisticsAttempts', {
   values: {
     FIRST: { description: "Each examinee's first finished attempt (the default)." },
@@ -53,15 +56,9 @@ const QuestionStatisticsType = builder.objectRef<statistics.QuestionStatistics>(
     results: t.exposeInt('results', { description: 'Counted results that asked the question.' }),
     answered: t.exposeInt('answered', { description: 'Of those, results with an answer to it.' }),
     facilityIndex: t.exposeFloat('facilityIndex', { description: '100 * mean(p / m): how easy the question was.' }),
-    standardDeviation: t.exposeFloat('standardDeviation', { nullable: true, description: '100 * sample standard deviation (n - 1) of p / m; null under 2 results.' }),
-    discriminationIndex: t.exposeFloat('discriminationIndex', {
-      nullable: true,
-      description: '100 * Pearson correlation of p with the rest of the test (P - p); null when either varies not at all (or under 2 results).',
-    }),
-    randomGuessScore: t.exposeFloat('randomGuessScore', {
-      nullable: true,
-      description: 'The facility a random guess would reach: 100 / number of items for single-answer choice questions; null for other types.',
-    }),
+    standardDeviation: t.exposeFloat('standardDeviation', figure('100 * sample standard deviation (n - 1) of p / m; null under 2 results.')),
+    discriminationIndex: t.exposeFloat('discriminationIndex', figure('100 * Pearson correlation of p with the rest of the test (P - p); null when either varies not at all (or under 2 results).')),
+    randomGuessScore: t.exposeFloat('randomGuessScore', figure('The facility a random guess would reach: 100 / number of items for single-answer choice questions; null for other types.')),
     options: t.field({
       type: [OptionType],
       nullable: true,
@@ -83,25 +80,15 @@ export const ResultStatisticsType = builder.objectRef<statistics.ResultStatistic
     attempts: t.field({ type: AttemptsEnum, description: 'Which attempts were counted.', resolve: (s) => s.attempts }),
     results: t.exposeInt('results', { description: 'N, the counted results.' }),
     leftOut: t.field({ type: LeftOutType, description: 'Results left out, and why.', resolve: (s) => s.leftOut }),
-    mean: t.exposeFloat('mean', { nullable: true, description: 'Mean of S; null without results.' }),
-    median: t.exposeFloat('median', { nullable: true, description: 'Median of S (the mean of the middle two for an even N); null without results.' }),
-    standardDeviation: t.exposeFloat('standardDeviation', { nullable: true, description: 'Sample standard deviation (n - 1) of S; null under 2 results.' }),
-    skewness: t.exposeFloat('skewness', {
-      nullable: true,
-      description: 'n / ((n-1)(n-2)) * sum(((S - mean) / sd)^3); null under 3 results or when sd is 0.',
-    }),
-    kurtosis: t.exposeFloat('kurtosis', {
-      nullable: true,
-      description: 'Excess kurtosis: n(n+1) / ((n-1)(n-2)(n-3)) * sum(((S - mean) / sd)^4) - 3(n-1)^2 / ((n-2)(n-3)); null under 4 results or when sd is 0.',
-    }),
-    cronbachAlpha: t.exposeFloat('cronbachAlpha', {
-      nullable: true,
-      description:
-        "Cronbach's alpha (coefficient of internal consistency): k / (k-1) * (1 - sum of var(p_j) / var(P)), k questions, sample variances of the points; " +
-        'null under 2 questions or when var(P) is 0. A fraction (0.85), not a percentage.',
-    }),
-    errorRatio: t.exposeFloat('errorRatio', { nullable: true, description: '100 * sqrt(1 - alpha); null when alpha is null or negative.' }),
-    standardError: t.exposeFloat('standardError', { nullable: true, description: 'errorRatio / 100 * standardDeviation: the standard error of measurement, in points of S.' }),
+    mean: t.exposeFloat('mean', figure('Mean of S; null without results.')),
+    median: t.exposeFloat('median', figure('Median of S (the mean of the middle two for an even N); null without results.')),
+    standardDeviation: t.exposeFloat('standardDeviation', figure('Sample standard deviation (n - 1) of S; null under 2 results.')),
+    skewness: t.exposeFloat('skewness', figure('n / ((n-1)(n-2)) * sum(((S - mean) / sd)^3); null under 3 results or when sd is 0.')),
+    kurtosis: t.exposeFloat('kurtosis', figure('Excess kurtosis: n(n+1) / ((n-1)(n-2)(n-3)) * sum(((S - mean) / sd)^4) - 3(n-1)^2 / ((n-2)(n-3)); null under 4 results or when sd is 0.')),
+    cronbachAlpha: t.exposeFloat('cronbachAlpha', figure("Cronbach's alpha (coefficient of internal consistency): k / (k-1) * (1 - sum of var(p_j) / var(P)), k questions, sample variances of the points; " +
+        'null under 2 questions or when var(P) is 0. A fraction (0.85), not a percentage.')),
+    errorRatio: t.exposeFloat('errorRatio', figure('100 * sqrt(1 - alpha); null when alpha is null or negative.')),
+    standardError: t.exposeFloat('standardError', figure('errorRatio / 100 * standardDeviation: the standard error of measurement, in points of S.')),
     questions: t.field({
       type: [QuestionStatisticsType],
       description: "Each question asked in a counted result, in the Quiz set's order (then any question no longer in it).",
