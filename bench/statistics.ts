@@ -95,12 +95,17 @@ const STATISTICS = `query($exam: ID!) { node(id: $exam) { ... on Exam { statisti
   questions { question { id } results answered facilityIndex standardDeviation discriminationIndex randomGuessScore options { text correct chosen } flags }
 } } } }`;
 
-async function statistics(exam: string) {
+async function statistics(exam: string, retry = true): Promise<any> {
+  // A kept-alive connection the server closes while idle (during the seeding) resets the next request on it: once more on a new one.
   const response = await fetch(`${service.base}/graphql`, {
     method: 'POST',
     headers: { authorization: service.authorization, 'content-type': 'application/json' },
     body: JSON.stringify({ query: STATISTICS, variables: { exam } }),
+  }).catch((error: Error & { cause?: { code?: string } }) => {
+    if (retry && error.cause?.code === 'ECONNRESET') return null;
+    throw error;
   });
+  if (!response) return statistics(exam, false);
   const body = (await response.json()) as { data?: any; errors?: unknown[] };
   if (response.status !== 200 || body.errors) throw new Error(`${response.status} ${JSON.stringify(body).slice(0, 300)}`);
   return body.data.node.statistics;
