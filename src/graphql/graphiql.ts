@@ -12,7 +12,7 @@ import type { AssetResponse } from '../http/asset.ts';
  *   to put them, instead of a 401;
  * - once they are there, the schema is fetched again (GraphiQL's own re-fetch action);
  * - tabs hold the operations a dashboard sends first: me, a users page, organizations with their
- *   departments, an organization's compliance.
+ *   departments, an organization's compliance, an exam's item analysis.
  */
 
 export const GRAPHIQL_ASSET_PREFIX = '/graphiql/';
@@ -129,6 +129,55 @@ query Compliance($organization: ID!) {
 }
 `,
     variables: JSON.stringify({ organization: '' }, null, 2),
+  },
+  {
+    query: `# Item analysis of an exam's results (report permission on the exam): test statistics, and per
+# question its facility, discrimination and flags for review. Put an exam's id in Variables;
+# round (default: the current one) and attempts (FIRST, LAST or ALL) are optional.
+query ExamStatistics($exam: ID!, $round: Int, $attempts: StatisticsAttempts) {
+  node(id: $exam) {
+    ... on Exam {
+      title
+      statistics(round: $round, attempts: $attempts) {
+        round
+        results
+        leftOut {
+          awaitingGrading
+          withoutPoints
+        }
+        mean
+        median
+        standardDeviation
+        skewness
+        kurtosis
+        cronbachAlpha
+        errorRatio
+        standardError
+        questions {
+          question {
+            id
+            externalId
+            content
+          }
+          results
+          answered
+          facilityIndex
+          standardDeviation
+          discriminationIndex
+          randomGuessScore
+          options {
+            text
+            correct
+            chosen
+          }
+          flags
+        }
+      }
+    }
+  }
+}
+`,
+    variables: JSON.stringify({ exam: '', attempts: 'FIRST' }, null, 2),
   },
 ];
 

@@ -23,6 +23,7 @@ import './journeys/graph.ts';
 import './plays/play.type.ts';
 import './plays/plays.mutations.ts';
 import './plays/results.ts';
+import './plays/statistics.ts';
 import './certificates/certificate.type.ts';
 import './journeys/journey-users.ts';
 import './permissions/permissions.ts';

@@ -54,7 +54,7 @@ describe('GraphiQL on a closed network', () => {
     // Before credentials: nothing is sent, the page says where they go.
     await expect.poll(() => result(page), { timeout: 40_000 }).toContain('Enter your credentials in the Headers tab');
     expect(await words(headersEditor(page))).toContain('Bearer <app>:<secret>');
-    await expect.poll(() => page.locator('.graphiql-tab-button').allInnerTexts()).toEqual(['Me', 'Users', 'OrganizationsWithDepartments', 'Compliance']);
+    await expect.poll(() => page.locator('.graphiql-tab-button').allInnerTexts()).toEqual(['Me', 'Users', 'OrganizationsWithDepartments', 'Compliance', 'ExamStatistics']);
 
     const authorization = `Bearer ${t.admin.app}:${t.admin.secret}`;
     const introspection = page.waitForRequest(

@@ -35,7 +35,7 @@ describe('GraphiQL page', () => {
     const options = JSON.parse(/<script type="application\/json" id="graphiql-options">(.*?)<\/script>/s.exec(html)![1]!);
     expect(JSON.parse(options.headers)).toEqual({ Authorization: 'Bearer <app>:<secret>' });
     expect(options.shouldPersistHeaders).toBe(true);
-    expect(options.defaultTabs.map((tab: { query: string }) => /query (\w+)/.exec(tab.query)![1])).toEqual(['Me', 'Users', 'OrganizationsWithDepartments', 'Compliance']);
+    expect(options.defaultTabs.map((tab: { query: string }) => /query (\w+)/.exec(tab.query)![1])).toEqual(['Me', 'Users', 'OrganizationsWithDepartments', 'Compliance', 'ExamStatistics']);
   });
 });
 
@@ -43,8 +43,11 @@ describe('the example operations', () => {
   it('run against the schema as a dashboard would send them', async () => {
     const made = await t.rpc('POST', 'organization', { title: 'Example Org' });
     expect(made.status).toBe(200);
-    const variables = (i: number) => ({ ...JSON.parse(EXAMPLE_OPERATIONS[i]!.variables ?? '{}'), ...(i === 3 ? { organization: made.body.organization } : {}) });
-    const [me, users, organizations, compliance] = await Promise.all(EXAMPLE_OPERATIONS.map((e, i) => t.gql(e.query, variables(i))));
+    const exam = await t.rpc('POST', 'exam', { title: 'Example exam', quiz: (await t.rpc('POST', 'quiz', { title: 'Example quiz' })).body.quiz, start: '2030-01-01 08:00:00', end: '2030-01-31 20:00:00' });
+    expect(exam.status).toBe(200);
+    const ids: Record<number, object> = { 3: { organization: made.body.organization }, 4: { exam: exam.body.exam } };
+    const variables = (i: number) => ({ ...JSON.parse(EXAMPLE_OPERATIONS[i]!.variables ?? '{}'), ...ids[i] });
+    const [me, users, organizations, compliance, statistics] = await Promise.all(EXAMPLE_OPERATIONS.map((e, i) => t.gql(e.query, variables(i))));
     expect(me!.body.errors).toBeUndefined();
     expect(me!.body.data.me).toMatchObject({ id: t.admin.user.id, username: 'admin', admin: true });
     expect(users!.body.errors).toBeUndefined();
@@ -53,5 +56,13 @@ describe('the example operations', () => {
     expect(organizations!.body.data.organizations.edges.map((e: any) => e.node.title)).toContain('Example Org');
     expect(compliance!.body.errors).toBeUndefined();
     expect(compliance!.body.data.organization.title).toBe('Example Org');
+    expect(statistics!.body.errors).toBeUndefined();
+    expect(statistics!.body.data.node).toEqual({
+      title: 'Example exam',
+      statistics: {
+        round: 1, results: 0, leftOut: { awaitingGrading: 0, withoutPoints: 0 }, mean: null, median: null, standardDeviation: null,
+        skewness: null, kurtosis: null, cronbachAlpha: null, errorRatio: null, standardError: null, questions: [],
+      },
+    });
   });
 });

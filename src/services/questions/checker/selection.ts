@@ -51,6 +51,16 @@ function selections(response: unknown): unknown[] {
   return picked.length <= MAX_ENTRIES ? picked : [undefined];
 }
 
+/**
+ * The items a choice or multiple-choice response selects, as indexes into the canonical items
+ * (answers, then options), once each, by the rules the checker scores with; selections that name
+ * no item are left out. Item analysis counts how many chose each item (distractor analysis).
+ */
+export function selectedItems(q: CheckableQuestion, response: unknown): number[] {
+  const all = items(q);
+  return [...new Set(selections(response).map((s) => resolve(s, q, all)))].filter((i) => i !== -1);
+}
+
 /** choice: exactly one selection; score 1 when it is the answer. answer_require does not apply. */
 export function checkChoice(q: CheckableQuestion, response: unknown): Outcome {
   const all = items(q);
