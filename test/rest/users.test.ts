@@ -668,6 +668,10 @@ describe('user:login', () => {
     expect(JSON.parse(t.platform.secrets.open(/^session=([^;]+)/.exec(cookie)![1]!)).sub).toBe(u.user);
     expect((await openLink(plain.body.url)).headers.get('location')).toBe(`${BASE_URL}/`);
 
+    // GraphQL makes the same link (the same settings answer the same valid link).
+    const viaGraphql = await t.gql(`mutation($user: ID!, $exam: ID) { createLoginLink(user: $user, exam: $exam, logins: 2) { url } }`, { user: u.user, exam }, { as: boss });
+    expect(viaGraphql.body).toEqual({ data: { createLoginLink: { url: r.body.url } } });
+
     // Taken off the exam, the link still signs the user in, on the start page.
     expect((await t.rpc('DELETE', 'exam:users', { exam, users: u.user }, { as: boss })).status).toBe(200);
     const later = await openLink(r.body.url);
