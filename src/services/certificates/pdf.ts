@@ -13,7 +13,8 @@ import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
  * as its base letter where it has one and as `?` otherwise, never as an empty box.
  */
 
-const require = createRequire(import.meta.url);
+// Resolves the font files inside the installed package (also from the compiled bundle in dist/).
+const fromPackages = createRequire(import.meta.url);
 const FONT_FILES = {
   regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
   bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
@@ -26,7 +27,7 @@ const FONT_FILES = {
  */
 let fonts: Promise<{ regular: Buffer; bold: Buffer }> | undefined;
 const loadFonts = () =>
-  (fonts ??= Promise.all([readFile(require.resolve(FONT_FILES.regular)), readFile(require.resolve(FONT_FILES.bold))]).then(([regular, bold]) => ({ regular, bold })));
+  (fonts ??= Promise.all([readFile(fromPackages.resolve(FONT_FILES.regular)), readFile(fromPackages.resolve(FONT_FILES.bold))]).then(([regular, bold]) => ({ regular, bold })));
 
 export interface CertificateContent {
   name: string;
