@@ -617,7 +617,7 @@ export type UpdateExamInput = {
   title?: string | null | undefined;
 };
 
-/** Changes to an own preset: only given fields change. The type is fixed once a Quiz set uses it. */
+/** Changes to an own preset: only given fields change. The type is fixed once a Quiz set or exam uses it. */
 export type UpdateGradingPresetInput = {
   /** Replaces the whole list. */
   grades?: Array<GradeInput> | null | undefined;
@@ -683,7 +683,7 @@ export type UpdateQuizSetInput = {
 export type UpdateQuizSettingsInput = {
   /** A usable grading preset code, `custom` or `none`. */
   grading?: string | null | undefined;
-  /** 0-100, only for presets with a configurable threshold. */
+  /** 0-100 (decimals allowed), only for presets with a configurable threshold. */
   gradingThreshold?: number | null | undefined;
   /** The Quiz set. */
   quiz: string | number;

@@ -58,7 +58,8 @@ describe('POST exam:fields: custom fields', () => {
       { label: 'Sex', type: 'gender' },
     ], me);
     expect(body.fields).toEqual([
-      { label: 'Code', type: 'text', required: true, description: '', icon: '', unique: false },
+      // unique only "if set": a free-text field that is not unique has no unique field.
+      { label: 'Code', type: 'text', required: true, description: '', icon: '' },
       { label: 'Team', type: 'select', required: false, description: 'Your team', icon: 'fa-solid fa-users', options: ['Red', 'Blue'], filtering: { Red: 'Red team' } },
       { label: 'Score', type: 'from-to', required: true, description: '', icon: '', from: 1, to: 10, step: 0.5 },
       { label: 'Born', type: 'date', required: true, description: '', icon: '', min: '1900-01-01', max: 'now' },

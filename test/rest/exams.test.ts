@@ -181,6 +181,18 @@ describe('PATCH exam', () => {
     expect('description' in cleared).toBe(false);
   });
 
+  it('takes only the contract\'s arguments: enabled is GraphQL\'s, and PATCH exam leaves the exam\'s switch alone', async () => {
+    const me = await t.newCaller('patch-enabled');
+    const exam = await newExam(t, me);
+    const active = async () => (await t.db.prisma.exam.findUniqueOrThrow({ where: { id: exam } })).active;
+    expect(await ok(t, 'PATCH', 'exam', { exam, enabled: 'false', title: 'Switched?' }, me)).toEqual({ exam, success: true });
+    expect(await active()).toBe(true);
+    expect((await ok(t, 'GET', 'exam', { exam }, me)).title).toBe('Switched?');
+    const r = await t.gql(`mutation($input: UpdateExamInput!) { updateExam(input: $input) { id enabled } }`, { input: { exam, enabled: false } }, { as: me });
+    expect(r.body).toEqual({ data: { updateExam: { id: exam, enabled: false } } });
+    expect(await active()).toBe(false);
+  });
+
   it('keeps the deadline within the period; none or empty removes it', async () => {
     const me = await t.newCaller('patch-deadline');
     const exam = await newExam(t, me);

@@ -3,6 +3,7 @@ import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { expectError } from '../helpers/organizations.ts';
 import { addMember, newOrganization, newQuiz, ok, refused } from '../helpers/quiz-seed.ts';
 import { newId } from '../../src/ids.ts';
+import { newExam } from '../helpers/exam-seed.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -121,6 +122,37 @@ describe('GET quiz:grading-presets', () => {
     const english = await ok(t, 'GET', 'quiz:grading-presets', { language: 'en' }, me);
     expect(english.presets.map((p: any) => p.preset).sort()).toEqual(['gp_letters_en', 'gp_passfail', 'gp_passfail_en']);
     expect(english.presets[0]).not.toHaveProperty('current');
+  });
+
+  it('for an exam: answers the exam, filters by its language and marks the preset it plays by (its own, or its Quiz set\'s under default)', async () => {
+    const me = await t.newCaller('list-exam');
+    const quiz = await newQuiz(t, me, { language: 'en' });
+    await ok(t, 'POST', 'quiz:settings', { quiz, grading: 'gp_letters_en' }, me);
+    const exam = await newExam(t, me, { quiz, language: 'de' });
+
+    const body = await ok(t, 'GET', 'quiz:grading-presets', { exam }, me);
+    expect(Object.keys(body)).toEqual(['exam', 'presets']);
+    expect(body.exam).toBe(exam);
+    // The exam's language (de), not its Quiz set's (en).
+    expect(body.presets.map((p: any) => p.preset).sort()).toEqual(['gp_noten_de', 'gp_passfail', 'gp_passfail_de']);
+    for (const p of body.presets) {
+      expect(Object.keys(p)).toEqual([...SUMMARY_KEYS, 'current']);
+      expect(typeof p.current).toBe('boolean');
+    }
+    // No grading of its own: the Quiz set's (not in this language's list, so nothing is current).
+    expect(body.presets.filter((p: any) => p.current)).toEqual([]);
+    const english = await ok(t, 'GET', 'quiz:grading-presets', { exam, language: 'en' }, me);
+    expect(english.presets.filter((p: any) => p.current).map((p: any) => p.preset)).toEqual(['gp_letters_en']);
+
+    await ok(t, 'POST', 'exam:settings', { exam, grading: 'gp_noten_de' }, me);
+    const own = await ok(t, 'GET', 'quiz:grading-presets', { exam }, me);
+    expect(own.presets.filter((p: any) => p.current).map((p: any) => p.preset)).toEqual(['gp_noten_de']);
+    await ok(t, 'POST', 'exam:settings', { exam, grading: 'none' }, me);
+    expect((await ok(t, 'GET', 'quiz:grading-presets', { exam }, me)).presets.filter((p: any) => p.current)).toEqual([]);
+
+    // An exam the caller may not view is unknown.
+    const stranger = await t.newCaller('list-exam-stranger');
+    expectError(await t.rpc('GET', 'quiz:grading-presets', { exam }, { as: stranger }), 403, 'NOT_FOUND', 'exam');
   });
 
   it('takes a quiz or an exam, not both; exams are unknown; the Quiz set must be viewable', async () => {
@@ -271,6 +303,40 @@ describe('PATCH quiz:grading-preset', () => {
     await refused(t, () => t.rpc('PATCH', 'quiz:grading-preset', { preset: 'gp_nothing', title: 'x' }, { as: me }), 403, 'NOT_FOUND', 'preset');
     // Instance administrators read and change any custom preset.
     expect((await ok(t, 'PATCH', 'quiz:grading-preset', { preset: theirs, title: 'Fixed' }, t.admin)).own).toBe(false);
+  });
+});
+
+describe('a preset used by an exam', () => {
+  it('is used, cannot change type and cannot be removed, exactly as under a Quiz set; free again once the exam lets go', async () => {
+    const me = await t.newCaller('exam-uses');
+    const id = await newPreset(me, { type: 'go-nogo-custom', grades: JSON.stringify(passFail) });
+    const exam = await newExam(t, me);
+    expect((await ok(t, 'GET', 'quiz:grading-preset', { preset: id }, me)).used).toBe(false);
+    await ok(t, 'POST', 'exam:settings', { exam, grading: id, grading_threshold: 62.5 }, me);
+
+    expect((await ok(t, 'GET', 'quiz:grading-preset', { preset: id }, me)).used).toBe(true);
+    await refused(t, () => t.rpc('PATCH', 'quiz:grading-preset', { preset: id, type: 'custom', grades: JSON.stringify(letters) }, { as: me }), 403, 'PRESET_IN_USE', 'type');
+    await refused(t, () => t.rpc('DELETE', 'quiz:grading-preset', { preset: id }, { as: me }), 403, 'PRESET_IN_USE');
+    // The exam still reads its preset and its threshold.
+    expect(await ok(t, 'GET', 'exam:settings', { exam }, me)).toMatchObject({ grading: id, grading_threshold: 62.5 });
+    expect((await ok(t, 'GET', 'quiz:grading-preset', { preset: id }, me)).type).toBe('go-nogo-custom');
+
+    await ok(t, 'POST', 'exam:settings', { exam, grading: 'default' }, me);
+    expect((await ok(t, 'GET', 'quiz:grading-preset', { preset: id }, me)).used).toBe(false);
+    expect(await ok(t, 'DELETE', 'quiz:grading-preset', { preset: id }, me)).toEqual({ preset: id, success: true });
+  });
+
+  it('a global preset is used for the caller when an exam of the caller uses it, not an exam of someone else', async () => {
+    const me = await t.newCaller('exam-used-me');
+    const other = await t.newCaller('exam-used-other');
+    const theirs = await newExam(t, other, { language: 'de' });
+    await ok(t, 'POST', 'exam:settings', { exam: theirs, grading: 'gp_noten_de' }, other);
+    expect((await ok(t, 'GET', 'quiz:grading-preset', { preset: 'gp_noten_de' }, me)).used).toBe(false);
+    expect((await ok(t, 'GET', 'quiz:grading-preset', { preset: 'gp_noten_de' }, other)).used).toBe(true);
+    // GraphQL reads the same rule, and lists for an exam too.
+    const listed = await t.gql(`query($exam: ID) { gradingPresets(exam: $exam) { current preset { id used } } }`, { exam: theirs }, { as: other });
+    expect(listed.body.errors).toBeUndefined();
+    expect(listed.body.data.gradingPresets.filter((p: any) => p.current)).toEqual([{ current: true, preset: { id: 'gp_noten_de', used: true } }]);
   });
 });
 

@@ -154,6 +154,18 @@ describe('a user moved along exam -> condition -> wait -> end', () => {
     expectError(await state(plain, owner), 403, 'NO_JOURNEY', 'exam');
     expectError(await t.rpc('GET', 'exam:journey:user', { exam: start }, { as: owner }), 403, 'MISSING_ARGUMENT', 'user');
   });
+
+  it('an id of no user is NOT_FOUND, not the status null of a user who has not entered yet', async () => {
+    const start = await newExam([student]);
+    await publishedJourney(start, [{ node: 'start', type: 'start', config: { complete_on: 'finish' }, next: { done: null } }]);
+    // An examinee who has not entered: status null, and nothing else.
+    const waiting = await state(start, owner, student);
+    expect(waiting.body).toEqual({ exam: start, journey: 'Onboarding', user: student.user.id, status: null });
+    expect(Object.keys(waiting.body)).toEqual(['exam', 'journey', 'user', 'status']);
+    expectError(await t.rpc('GET', 'exam:journey:user', { exam: start, user: 'usr_nobody000000000' }, { as: owner }), 403, 'NOT_FOUND', 'user');
+    // A user the owner can neither read nor find on the exam is as unknown as no user.
+    expectError(await state(start, owner, stranger), 403, 'NOT_FOUND', 'user');
+  });
 });
 
 describe('class steps', () => {

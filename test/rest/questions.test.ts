@@ -420,6 +420,44 @@ describe('questions in a Quiz set', () => {
   });
 });
 
+describe('a question kept in a Quiz set, by its documented id alone', () => {
+  it('GET, question:export and DELETE find it by id without quiz or path; an id used in several places is refused naming them', async () => {
+    const keeper = await t.newCaller('quiz-keeper');
+    const quiz = await makeQuiz(keeper.user.id);
+    const made = await post({ ...valid, id: 'kept-in-quiz', quiz: quiz.id }, keeper, 'json');
+    expect(made.status).toBe(200);
+    const got = await t.rpc('GET', 'question', { id: 'kept-in-quiz' }, { as: keeper });
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({ question: made.body.question, id: 'kept-in-quiz', active: true });
+    expect(Object.keys(got.body)).toEqual(['question', 'id', 'active']);
+    const exported = await t.rpc('POST', 'question:export', { id: 'kept-in-quiz' }, { as: keeper });
+    expect(exported.status).toBe(200);
+    expect(exported.body).toMatchObject({ id: 'kept-in-quiz', question: made.body.question });
+
+    // Someone who may not act on that Quiz set does not find it.
+    expectError(await t.rpc('GET', 'question', { id: 'kept-in-quiz' }, { as: stranger }), 403, 'NOT_FOUND', 'id');
+
+    // The same id in a folder and in a second Quiz set: ambiguous, each narrowing picks one.
+    const folder = await create({ id: 'kept-in-quiz', path: '/Mine' }, keeper);
+    const second = await makeQuiz(keeper.user.id);
+    const other = await post({ ...valid, id: 'kept-in-quiz', quiz: second.id }, keeper, 'json');
+    const ambiguous = await t.rpc('GET', 'question', { id: 'kept-in-quiz' }, { as: keeper });
+    expectError(ambiguous, 403, 'AMBIGUOUS_ID', 'quiz');
+    expect(ambiguous.error).toContain('/Mine');
+    expect(ambiguous.error).toContain(quiz.id);
+    expect(ambiguous.error).toContain(second.id);
+    await refused(() => t.rpc('DELETE', 'question', { id: 'kept-in-quiz' }, { as: keeper }), 403, 'AMBIGUOUS_ID', 'quiz');
+    expect((await t.rpc('GET', 'question', { id: 'kept-in-quiz', path: '/Mine' }, { as: keeper })).body.question).toBe(folder.id);
+    expect((await t.rpc('GET', 'question', { id: 'kept-in-quiz', quiz: second.id }, { as: keeper })).body.question).toBe(other.body.question);
+
+    // Deleted from the second Quiz set and the folder, the id is the first Quiz set's again.
+    expect((await t.rpc('DELETE', 'question', { id: 'kept-in-quiz', quiz: second.id }, { as: keeper })).status).toBe(200);
+    expect((await t.rpc('DELETE', 'question', { id: 'kept-in-quiz', path: '/Mine' }, { as: keeper })).status).toBe(200);
+    expect((await t.rpc('DELETE', 'question', { id: 'kept-in-quiz' }, { as: keeper })).status).toBe(200);
+    expect(await t.db.prisma.question.findUnique({ where: { id: made.body.question } })).toBeNull();
+  });
+});
+
 describe('GET questions', () => {
   it('lists own questions, those of organizations with a content level, and those in viewable Quiz sets', async () => {
     const lister = await t.newCaller('lister');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectError } from '../helpers/organizations.ts';
 import { grant, newQuestion, newQuiz, ok, refused } from '../helpers/quiz-seed.ts';
+import { newExam } from '../helpers/exam-seed.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -53,6 +54,22 @@ describe('POST quiz:settings', () => {
     const quiz = await newQuiz(t, me);
     await refused(t, () => t.rpc('POST', 'quiz:settings', { quiz, roundtime: 30 }, { as: me }), 403, 'ARGUMENT_CONFLICT', 'roundtime');
     await refused(t, () => t.rpc('POST', 'quiz:settings', { quiz, shuffle: 'true', roundtime: 'default' }, { as: me }), 403, 'ARGUMENT_CONFLICT', 'roundtime');
+  });
+
+  it('grading_threshold follows one rule with exam:settings: a number 0-100, decimals kept', async () => {
+    const me = await t.newCaller('threshold-rule');
+    const quiz = await newQuiz(t, me);
+    const set = await ok(t, 'POST', 'quiz:settings', { quiz, grading: 'gp_passfail', grading_threshold: '55.5' }, me);
+    expect(set).toEqual({ quiz, shuffle: false, timelimit: null, roundtime: null, grading: 'gp_passfail', grading_threshold: 55.5 });
+    expect((await ok(t, 'GET', 'quiz:settings', { quiz }, me)).grading_threshold).toBe(55.5);
+    const exam = await newExam(t, me, { quiz });
+    expect((await ok(t, 'POST', 'exam:settings', { exam, grading: 'gp_passfail', grading_threshold: '55.5' }, me)).grading_threshold).toBe(55.5);
+    for (const bad of ['100.5', '-0.5', 'half']) {
+      await refused(t, () => t.rpc('POST', 'quiz:settings', { quiz, grading_threshold: bad }, { as: me }), 403, 'INVALID_ARGUMENT', 'grading_threshold');
+      await refused(t, () => t.rpc('POST', 'exam:settings', { exam, grading_threshold: bad }, { as: me }), 403, 'INVALID_ARGUMENT', 'grading_threshold');
+    }
+    const read = await t.gql(`query($id: ID!) { node(id: $id) { ... on QuizSet { settings { gradingThreshold } } } }`, { id: quiz }, { as: me });
+    expect(read.body).toEqual({ data: { node: { settings: { gradingThreshold: 55.5 } } } });
   });
 
   it('grading is a usable preset code, custom or none; a threshold only for configurable presets', async () => {

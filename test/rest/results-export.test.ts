@@ -182,13 +182,32 @@ describe('the call', () => {
     expect(file.headers.get('cache-control')).toBe('private, no-store');
     const [header, ...rows] = parseCsv(file.bytes);
     expect(header).toEqual(['User', 'Name', 'Email', 'Attempt', 'Status', 'Started', 'Finished', 'Valid', 'Successful', 'Grade']);
-    // The exam users page order (full name); an examinee without a current result is listed as not started.
+    // The exam users page order (full name); an examinee whose result is archived is not in the report.
     expect(rows).toEqual([
       [adam.user.id, 'Adam Young', 'exp-adam@example.com', '1', 'finished', '2026-01-02 10:00:00', '2026-01-02 10:30:00', 'yes', 'no', ''],
       [adam.user.id, 'Adam Young', 'exp-adam@example.com', '2', 'in progress', '2026-01-02 10:00:00', '', 'no', '', ''],
-      [nina.user.id, 'Nina Nobody', 'exp-nina@example.com', '', 'not started', '', '', '', '', ''],
       [zoe.user.id, 'Zoe Adams', 'exp-zoe@example.com', '1', 'finished', '2026-01-02 10:00:00', '2026-01-02 10:30:00', 'yes', 'yes', '4'],
     ]);
+  });
+
+  it('an archived result leaves the export with its examinee (DELETE quiz:results:play), and comes back when the examinee is added again', async () => {
+    const exam = await newExam(t, me);
+    await ok(t, 'POST', 'exam:settings', { exam, archive: true }, me);
+    const kept = await examinee(exam, 'arc-kept', { first: 'Kim', last: 'Kept' });
+    const idle = await examinee(exam, 'arc-idle', { first: 'Ian', last: 'Idle' });
+    const result = await play(exam, kept, { points: [4, 4], successful: true });
+    const users = async () => (await table({ exam, format: 'csv' })).rows.map((r) => [r[0], r[4]]);
+    expect(await users()).toEqual([[idle.user.id, 'not started'], [kept.user.id, 'finished']]);
+
+    expect(await ok(t, 'DELETE', 'quiz:results:play', { play: result.id }, me)).toMatchObject({ play: result.id });
+    // Gone from the report and from the examinee's results; an examinee who never started stays.
+    expect(await users()).toEqual([[idle.user.id, 'not started']]);
+    expect((await ok(t, 'GET', 'exam:results:user', { exam, user: kept.user.id }, me)).results).toEqual([]);
+
+    // Added again: the result is restored, and the row with it.
+    await ok(t, 'POST', 'exam:users', { exam, users: kept.user.id }, me);
+    expect(await users()).toEqual([[idle.user.id, 'not started'], [kept.user.id, 'finished']]);
+    expect((await ok(t, 'GET', 'exam:results:user', { exam, user: kept.user.id }, me)).results.map((r: any) => r.play)).toEqual([result.id]);
   });
 
   it("defaults to the exam's export_format (xlsx) and export_sort; sort=name orders by family name", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
 import { expectError, refusedUnchanged } from '../helpers/expect.ts';
+import { newExam } from '../helpers/exam-seed.ts';
 
 /**
  * The Users endpoints of Document A, through HTTP: every documented rule, the exact output
@@ -529,7 +530,10 @@ describe('user:name', () => {
 describe('user:group', () => {
   it('reads null before a group is set, then the group; changed is true then false', async () => {
     const u = await createUser();
-    expect((await t.rpc('GET', 'user:group', { user: u.user }, { as: boss })).body).toEqual({ user: u.user, group: null });
+    // No group: left out (the contract types group as a string), not null.
+    const unset = (await t.rpc('GET', 'user:group', { user: u.user }, { as: boss })).body;
+    expect(unset).toEqual({ user: u.user });
+    expect(Object.keys(unset)).toEqual(['user']);
     const set = await t.rpc('POST', 'user:group', { user: u.user, group: 'marketing' }, { as: boss });
     expect(set.status).toBe(200);
     expect(set.body).toEqual({ user: u.user, success: true, changed: true });
@@ -638,6 +642,48 @@ describe('user:login', () => {
     for (const logins of ['0', '256', 'many']) {
       await refused(() => t.rpc('POST', 'user:login', { user: u.user, logins }, { as: boss }), 403, 'INVALID_ARGUMENT', 'logins');
     }
+  });
+
+  it('makes a link into an exam for its examinee: opening it signs the examinee in and lands on the exam', async () => {
+    const u = await createUser();
+    const exam = await newExam(t, boss);
+    // Not on the exam yet: refused like an exam of nothing.
+    await refused(() => t.rpc('POST', 'user:login', { user: u.user, exam }, { as: boss }), 403, 'NOT_FOUND', 'exam');
+    expect((await t.rpc('POST', 'exam:users', { exam, users: u.user }, { as: boss })).status).toBe(200);
+    expect((await t.rpc('GET', 'exam:users', { exam }, { as: boss })).body.users.map((e: any) => e.user)).toEqual([u.user]);
+
+    const r = await t.rpc('POST', 'user:login', { user: u.user, exam, logins: '2' }, { as: boss });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['user', 'url', 'valid', 'count']);
+    expect(r.body).toMatchObject({ user: u.user, url: expect.stringMatching(new RegExp(`^${BASE_URL}/login/[a-z0-9]+$`)), count: 2 });
+    // The same settings answer the same link; without the exam it is another link.
+    expect((await t.rpc('POST', 'user:login', { user: u.user, exam, logins: '2' }, { as: boss })).body.url).toBe(r.body.url);
+    const plain = await t.rpc('POST', 'user:login', { user: u.user, logins: '2' }, { as: boss });
+    expect(plain.body.url).not.toBe(r.body.url);
+
+    const opened = await openLink(r.body.url);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe(`${BASE_URL}/exam/${exam}`);
+    const cookie = opened.headers.get('set-cookie')!;
+    expect(JSON.parse(t.platform.secrets.open(/^session=([^;]+)/.exec(cookie)![1]!)).sub).toBe(u.user);
+    expect((await openLink(plain.body.url)).headers.get('location')).toBe(`${BASE_URL}/`);
+
+    // GraphQL makes the same link (the same settings answer the same valid link).
+    const viaGraphql = await t.gql(`mutation($user: ID!, $exam: ID) { createLoginLink(user: $user, exam: $exam, logins: 2) { url } }`, { user: u.user, exam }, { as: boss });
+    expect(viaGraphql.body).toEqual({ data: { createLoginLink: { url: r.body.url } } });
+
+    // Taken off the exam, the link still signs the user in, on the start page.
+    expect((await t.rpc('DELETE', 'exam:users', { exam, users: u.user }, { as: boss })).status).toBe(200);
+    const later = await openLink(r.body.url);
+    expect(later.status).toBe(302);
+    expect(later.headers.get('location')).toBe(`${BASE_URL}/`);
+  });
+
+  it('a link into an exam the caller may not see is refused as unknown, even for an examinee', async () => {
+    const u = await createUser();
+    const theirs = await newExam(t, other);
+    await t.db.prisma.examUser.create({ data: { examId: theirs, userId: u.user } });
+    await refused(() => t.rpc('POST', 'user:login', { user: u.user, exam: theirs }, { as: boss }), 403, 'NOT_FOUND', 'exam');
   });
 
   it('refuses exam combined with redirect, an exam the user is not on, and a bad redirect', async () => {

@@ -57,7 +57,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: UpdateExamInput, required: true }) },
     resolve: async (query, _root, { input: { externalId, description, organization, deadline, ...input } }, ctx) => {
       const changes = { ...input, id: removable(externalId), description: removable(description), organization: removable(organization), deadline: removable(deadline) };
-      return exams.updateExam(ctx, given(changes), query);
+      return exams.updateExamWithSwitch(ctx, given(changes), query);
     },
   }),
   deleteExam: t.id({

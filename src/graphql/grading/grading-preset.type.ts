@@ -33,7 +33,7 @@ export const GradingPresetType = builder.prismaNode('GradingPreset', {
     organization: t.relation('organization', { nullable: true, description: 'The organization it belongs to (read-only for its members); null otherwise.' }),
     used: t.loadable({
       type: 'Boolean',
-      description: 'Own presets: any Quiz set uses it (then its type is fixed and it cannot be removed); others: a Quiz set of the caller uses it.',
+      description: 'Own presets: any Quiz set or exam uses it (then its type is fixed and it cannot be removed); others: a Quiz set or exam of the caller uses it.',
       load: (presets: GradingPreset[], ctx) => grading.presetsUsed(ctx, presets),
       resolve: (p) => p,
     }),
@@ -47,12 +47,12 @@ export const GradingPresetType = builder.prismaNode('GradingPreset', {
   }),
 });
 
-/** A preset as listed for a Quiz set: whether it is the Quiz set's grading. */
+/** A preset as listed for a Quiz set or an exam: whether it is the grading it plays by. */
 const ListedPresetType = builder.objectRef<grading.PresetView>('ListedGradingPreset').implement({
-  description: 'A grading preset usable by the caller, as listed (for a Quiz set: whether it is the current one).',
+  description: 'A grading preset usable by the caller, as listed (for a Quiz set or an exam: whether it is the current one).',
   fields: (t) => ({
     preset: t.field({ type: GradingPresetType, description: 'The preset.', resolve: (v) => v.preset }),
-    current: t.boolean({ nullable: true, description: 'The grading of the given Quiz set; null when no Quiz set was given.', resolve: (v) => v.current ?? null }),
+    current: t.boolean({ nullable: true, description: 'The grading the given Quiz set or exam plays by (an exam deferring to its Quiz set: the Quiz set\'s); null when neither was given.', resolve: (v) => v.current ?? null }),
   }),
 });
 
@@ -62,11 +62,12 @@ builder.queryFields((t) => ({
     description: 'Global presets, the caller\'s own and those of its organizations: global first, then by organization, then own; by title.',
     args: {
       quiz: t.arg.id({ description: 'A Quiz set the caller may view: marks its current preset, and its language is the default filter.' }),
+      exam: t.arg.id({ description: 'An exam the caller may view (instead of quiz): marks the preset it plays by, and its language is the default filter.' }),
       language: t.arg.string({ description: 'Only presets of this language (and those without one).' }),
     },
     resolve: async (_root, args, ctx, info) => {
       const presets = queryFromInfo({ context: ctx, info, typeName: 'GradingPreset', path: ['preset'] });
-      return (await grading.listPresets(ctx, { quiz: args.quiz ?? undefined, language: args.language ?? undefined }, presets)).presets;
+      return (await grading.listPresets(ctx, { quiz: args.quiz ?? undefined, exam: args.exam ?? undefined, language: args.language ?? undefined }, presets)).presets;
     },
   }),
 }));
@@ -92,7 +93,7 @@ const CreateGradingPresetInput = builder.inputType('CreateGradingPresetInput', {
 });
 
 const UpdateGradingPresetInput = builder.inputType('UpdateGradingPresetInput', {
-  description: 'Changes to an own preset: only given fields change. The type is fixed once a Quiz set uses it.',
+  description: 'Changes to an own preset: only given fields change. The type is fixed once a Quiz set or exam uses it.',
   fields: (t) => ({
     preset: t.id({ required: true, description: 'The preset.' }),
     title: t.string({ description: '1-128 characters.' }),
@@ -123,7 +124,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => (await grading.updatePreset(ctx, given(args.input), query)).preset,
   }),
   deleteGradingPreset: t.id({
-    description: 'Removes an own custom preset no Quiz set uses; returns its identification string.',
+    description: 'Removes an own custom preset no Quiz set or exam uses; returns its identification string.',
     args: { preset: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await grading.deletePreset(ctx, args)).id,
   }),

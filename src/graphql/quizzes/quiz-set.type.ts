@@ -42,7 +42,7 @@ const SettingsType = builder.objectRef<SettingsView>('QuizSettings').implement({
     timelimit: t.exposeInt('timelimit', { nullable: true, description: 'Seconds for the whole test; null: no limit.' }),
     roundtime: t.exposeInt('roundtime', { nullable: true, description: 'Seconds per question (TURNS only); null: no limit.' }),
     grading: t.exposeString('grading', { description: 'A grading preset code, `custom` or `none`.' }),
-    gradingThreshold: t.exposeInt('gradingThreshold', { nullable: true, description: 'Pass mark in percent for a configurable preset; null when not configured.' }),
+    gradingThreshold: t.exposeFloat('gradingThreshold', { nullable: true, description: 'Pass mark in percent for a configurable preset; null when not configured.' }),
   }),
 });
 

@@ -40,7 +40,7 @@ const UpdateQuizSettingsInput = builder.inputType('UpdateQuizSettingsInput', {
     timelimit: t.int({ description: 'Seconds for the whole test; 0: no limit.' }),
     roundtime: t.int({ description: 'Seconds per question, TURNS Quiz sets only; 0: no limit.' }),
     grading: t.string({ description: 'A usable grading preset code, `custom` or `none`.' }),
-    gradingThreshold: t.int({ description: '0-100, only for presets with a configurable threshold.' }),
+    gradingThreshold: t.float({ description: '0-100 (decimals allowed), only for presets with a configurable threshold.' }),
   }),
 });
 

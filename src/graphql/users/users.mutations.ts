@@ -130,6 +130,7 @@ builder.mutationFields((t) => ({
     args: {
       user: t.arg.id({ required: true }),
       redirect: t.arg.string({ description: 'A URI path, or [content_type:tag].' }),
+      exam: t.arg.id({ description: 'An exam the user is on (instead of redirect): opening the link lands on the exam\'s page, /exam/<exam>.' }),
       expiresInDays: t.arg.int({ description: '1-30 days (default 1).' }),
       expiresOn: t.arg({ type: 'Date', description: 'Valid to the end of this day (UTC); instead of expiresInDays.' }),
       logins: t.arg.int({ description: 'How many logins it allows, at most 255 (default 1).' }),

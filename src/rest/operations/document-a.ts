@@ -118,7 +118,7 @@ export const documentA: readonly Operation[] = [
     args: [req(code('user')), ...firstLast, ...fullDisplay],
     output: 'user, success:boolean, changed:boolean',
   }),
-  ...op(users, 'user:group', 'GET', { args: [req(code('user'))], output: 'user, group' }),
+  ...op(users, 'user:group', 'GET', { args: [req(code('user'))], output: 'user, group?' }),
   ...op(users, 'user:group', 'POST', { args: [req(code('user')), req(text('group'))], output: 'user, success:boolean, changed:boolean' }),
   ...op(users, 'user:login', 'GET', { args: [req(code('user'))], output: 'user, url:url, valid:datetime' }),
   ...op(users, 'user:login', 'POST', {
@@ -301,7 +301,7 @@ export const documentA: readonly Operation[] = [
   }),
 
   ...op(tags, 'tags', 'GET', { args: PAGING, output: 'tags[tag, id:string/null, title]' }),
-  ...op(tags, 'tag', 'GET', { args: [req(code('tag'))], output: 'tag, id:string/null, title, color, icon' }),
+  ...op(tags, 'tag', 'GET', { args: [req(code('tag'))], output: 'tag, id:string/null, title, color, icon?' }),
   ...TAGGABLE_TYPES.flatMap((type) => {
     const args = [req(code(type)), req(code('tag'))];
     return [

@@ -147,7 +147,7 @@ const GRADES = either('grades', ['list', 'json'], {
 });
 
 const QUIZ_RECORD = 'quiz, id:string/null, title, language, description?, mode, type';
-const QUIZ_SETTINGS_RECORD = 'quiz, shuffle:boolean, timelimit:integer/null, roundtime:integer/null, grading, grading_threshold?:integer';
+const QUIZ_SETTINGS_RECORD = 'quiz, shuffle:boolean, timelimit:integer/null, roundtime:integer/null, grading, grading_threshold?:number';
 
 const yesNo = (name: string, note?: string) => oneOf(name, ['+', '-'], { default: '-', note: `'+' means yes, blank or '-' means no${note ? `; ${note}` : ''}` });
 const ampersands = (name: string, note: string) => list(name, { separator: '&&&', note });

@@ -25,8 +25,8 @@ const presetRecord = (v: PresetView) =>
 
 export const gradingRoutes: Record<string, Handler> = {
   'GET quiz:grading-presets': async (ctx, args) => {
-    const { quiz, presets } = await grading.listPresets(ctx, args);
-    return compact({ quiz: quiz?.id, presets: presets.map((v) => compact({ ...presetSummary(v), current: v.current })) });
+    const { quiz, exam, presets } = await grading.listPresets(ctx, args);
+    return compact({ quiz: quiz?.id, exam: exam?.id, presets: presets.map((v) => compact({ ...presetSummary(v), current: v.current })) });
   },
   'GET quiz:grading-preset': async (ctx, args) => presetRecord(await grading.getPreset(ctx, args)),
   'POST quiz:grading-preset': async (ctx, args) => ({ preset: (await grading.createPreset(ctx, args)).id }),

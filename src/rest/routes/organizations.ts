@@ -42,8 +42,8 @@ export const organizationRoutes: Record<string, Handler> = {
   'DELETE organization': async (ctx, args) => ({ organization: (await organizations.deleteOrganization(ctx, args)).id, success: true }),
 
   'GET organization:members': async (ctx, args) => {
-    const { organization, members } = await memberships.listMembers(ctx, args);
-    return { organization: organization.id, members: members.map(member) };
+    // Exactly the contract's fields: strict clients reject a top-level field it does not name.
+    return { members: (await memberships.listMembers(ctx, args)).members.map(member) };
   },
   'POST organization:members': async (ctx, args) => {
     const { organization, members } = await memberships.addMembers(ctx, args);
@@ -58,8 +58,8 @@ export const organizationRoutes: Record<string, Handler> = {
     memberships: (await memberships.addMembersToOrganizations(ctx, args)).map((m) => ({ organization: m.organizationId, ...member(m) })),
   }),
   'GET user:organizations': async (ctx, args) => {
-    const { user, memberships: list } = await memberships.userOrganizations(ctx, args);
-    return { user: user.id, organizations: list.map((m) => userOrganization(ctx, m)) };
+    // Exactly the contract's fields: strict clients reject a top-level field it does not name.
+    return { organizations: (await memberships.userOrganizations(ctx, args)).memberships.map((m) => userOrganization(ctx, m)) };
   },
   'POST user:organizations': async (ctx, args) => {
     const { user, memberships: list } = await memberships.addUserOrganizations(ctx, args);

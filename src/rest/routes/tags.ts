@@ -1,4 +1,4 @@
-import { contentRecord } from '../format.ts';
+import { compact, contentRecord } from '../format.ts';
 import * as tags from '../../services/tags/tags.service.ts';
 import { taggableTypes, type TaggableType } from '../../services/content/content-types.ts';
 import type { Handler } from './types.ts';
@@ -26,7 +26,8 @@ export const tagRoutes: Record<string, Handler> = {
   }),
   'GET tag': async (ctx, args) => {
     const tag = await tags.getTag(ctx, args);
-    return { tag: tag.id, id: tag.externalId, title: tag.title, color: tag.color, icon: tag.icon };
+    // The contract types icon as a string: a tag without one leaves it out.
+    return compact({ tag: tag.id, id: tag.externalId, title: tag.title, color: tag.color, icon: tag.icon ?? undefined });
   },
   ...Object.assign({}, ...taggableTypes.map(contentRoutes)),
 };

@@ -2,7 +2,7 @@ import type { User } from '../../generated/prisma/client.ts';
 import * as users from '../../services/users/users.service.ts';
 import * as links from '../../services/users/login-links.service.ts';
 import * as assume from '../../services/users/assume.service.ts';
-import { datetime } from '../format.ts';
+import { compact, datetime } from '../format.ts';
 import type { Handler } from './types.ts';
 
 const userSummary = (u: User) => ({ user: u.id, name: u.fullName });
@@ -31,7 +31,8 @@ export const userRoutes: Record<string, Handler> = {
   },
   'GET user:group': async (ctx, args) => {
     const u = await users.getUser(ctx, args);
-    return { user: u.id, group: u.group };
+    // The contract types group as a string: an unset group is left out, as other unset values are.
+    return compact({ user: u.id, group: u.group ?? undefined });
   },
   'POST user:group': async (ctx, args) => {
     const { user, changed } = await users.setUserGroup(ctx, args);

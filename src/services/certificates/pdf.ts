@@ -1,11 +1,33 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 
 /**
  * The certificate as a PDF (pdf-lib: pure JavaScript, no native parts). One landscape A4 page in
- * the standard Helvetica fonts, which every PDF reader has, so nothing is embedded. Those fonts
- * cover Latin-1 and the WinAnsi extras only: a character outside them is printed as its base
- * letter where it has one (ő as o) and as `?` otherwise.
+ * Noto Sans (regular and bold, from the `@expo-google-fonts/noto-sans` package, SIL Open Font
+ * License), embedded as subsets of the characters the page uses, so a certificate stays a few
+ * kilobytes. A certificate is a document of record: the standard PDF fonts cover only Latin-1, so
+ * names such as "Erdős" or "Шостакович" need a font of their own. Noto Sans covers Latin with its
+ * extensions (Vietnamese too), Greek and Cyrillic; a character outside it (CJK, Arabic) is printed
+ * as its base letter where it has one and as `?` otherwise, never as an empty box.
  */
+
+// Resolves the font files inside the installed package (also from the compiled bundle in dist/).
+const fromPackages = createRequire(import.meta.url);
+const FONT_FILES = {
+  regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
+  bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
+} as const;
+
+/**
+ * The font files, read once per process on the first certificate. pdf-lib parses them again for
+ * every document: a parsed fontkit font shared between documents mixes up their glyph maps (the
+ * text a reader extracts comes out wrong), so nothing parsed is kept.
+ */
+let fonts: Promise<{ regular: Buffer; bold: Buffer }> | undefined;
+const loadFonts = () =>
+  (fonts ??= Promise.all([readFile(fromPackages.resolve(FONT_FILES.regular)), readFile(fromPackages.resolve(FONT_FILES.bold))]).then(([regular, bold]) => ({ regular, bold })));
 
 export interface CertificateContent {
   name: string;
@@ -47,9 +69,12 @@ function centred(page: PDFPage, font: PDFFont, text: string, y: number, size: nu
 
 export async function renderCertificate(content: CertificateContent): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  const [regular, bold] = await Promise.all([pdf.embedFont(StandardFonts.Helvetica), pdf.embedFont(StandardFonts.HelveticaBold)]);
-  pdf.setTitle(printable(regular, `Certificate: ${content.title}`));
-  pdf.setSubject(printable(regular, content.name));
+  pdf.registerFontkit(fontkit);
+  const files = await loadFonts();
+  const [regular, bold] = await Promise.all([pdf.embedFont(files.regular, { subset: true }), pdf.embedFont(files.bold, { subset: true })]);
+  // Metadata are Unicode text strings: no font involved.
+  pdf.setTitle(`Certificate: ${content.title}`);
+  pdf.setSubject(content.name);
   pdf.setCreator('learning-platform-service');
   pdf.setProducer('pdf-lib');
   const page = pdf.addPage(A4_LANDSCAPE);

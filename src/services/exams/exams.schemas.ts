@@ -47,9 +47,13 @@ export const updateExam = z.object({
   start: datetime().optional(),
   end: datetime().optional(),
   deadline: datetimeOrNone().optional(),
-  /** GraphQL only: the exam's own switch (switched off it is INACTIVE). */
-  enabled: bool().optional(),
 });
+
+/**
+ * GraphQL's updateExam: PATCH exam's arguments and the exam's own switch (switched off it is
+ * INACTIVE), which the contract reads as `active` but never changes: PATCH exam does not take it.
+ */
+export const updateExamWithSwitch = updateExam.extend({ enabled: bool().optional() });
 
 export const setBranding = z.object({
   exam: code(),

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { Exam, Prisma, Skill } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
@@ -88,8 +89,14 @@ export async function createExam(ctx: Context, raw: Record<string, unknown>, que
 export const hasResults = async (db: Prisma.TransactionClient | Context['db'], examId: string) =>
   (await db.play.count({ where: { examId }, take: 1 })) > 0;
 
-export async function updateExam(ctx: Context, raw: Record<string, unknown>, query: Selection<'Exam'> = {}): Promise<Exam> {
-  const input = parseInput(s.updateExam, raw);
+/** PATCH exam: the contract's arguments only. */
+export const updateExam = (ctx: Context, raw: Record<string, unknown>) => changeExam(ctx, parseInput(s.updateExam, raw));
+
+/** GraphQL's updateExam: also switches the exam on or off (`enabled`). */
+export const updateExamWithSwitch = (ctx: Context, raw: Record<string, unknown>, query: Selection<'Exam'> = {}) =>
+  changeExam(ctx, parseInput(s.updateExamWithSwitch, raw), query);
+
+async function changeExam(ctx: Context, input: z.output<typeof s.updateExamWithSwitch>, query: Selection<'Exam'> = {}): Promise<Exam> {
   const exam = await findExam(ctx, input.exam, 'exam:update');
   const data: Prisma.ExamUncheckedUpdateInput = {};
   if (input.title !== undefined) data.title = input.title;

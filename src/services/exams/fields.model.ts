@@ -109,7 +109,8 @@ export function fieldRecord(f: ExamField): Record<string, unknown> {
     if (f.minlength !== null) record.minlength = f.minlength;
     if (f.maxlength !== null) record.maxlength = f.maxlength;
     if (f.pattern !== null) record.pattern = f.pattern;
-    record.unique = f.unique;
+    // "unique (free text only, if set)": present only on a field that is unique.
+    if (f.unique) record.unique = true;
   }
   return record;
 }

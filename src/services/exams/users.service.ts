@@ -30,6 +30,21 @@ export async function listExamUsers(ctx: Context, raw: Record<string, unknown>):
   return { exam, users: await examineesOf(ctx, exam.id) };
 }
 
+/**
+ * The exam `code` once the viewer may read its examinees and `user` is one of them (what a login
+ * link into the exam needs). An exam the viewer may not see is unknown; a user not on it is
+ * NOT_FOUND naming `exam`.
+ */
+export async function examOfExaminee(ctx: Context, code: string, user: Pick<User, 'id'>): Promise<Exam> {
+  const exam = await findExam(ctx, code, 'exam:users:read');
+  const entry = await ctx.db.examUser.findUnique({ where: { examId_userId: { examId: exam.id, userId: user.id } } });
+  if (!entry) throw new ArgumentError('exam', `the user is not on exam '${code}'`, 'NOT_FOUND');
+  return exam;
+}
+
+/** The address an examinee lands on from a login link into an exam: the exam's page. */
+export const examPagePath = (examId: string) => `/exam/${encodeURIComponent(examId)}`;
+
 /** Users named by identification strings that the viewer may read, without repeats. */
 async function readableUsers(ctx: Context, codes: string[]): Promise<User[]> {
   const ids = [...new Set(codes.map((c) => (c === 'me' ? ctx.viewer.user.id : c)))];

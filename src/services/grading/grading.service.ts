@@ -1,11 +1,12 @@
 import type { Context } from '../../context.ts';
-import type { GradingPreset, Prisma, QuizSet } from '../../generated/prisma/client.ts';
+import type { Exam, GradingPreset, Prisma, QuizSet } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import { assertActiveLanguage, findQuizSet } from '../quizzes/access.ts';
-import { contentFor } from '../content/records.ts';
+import { findExam } from '../exams/access.ts';
+import { examRules, practiceRules } from '../plays/exam-rules.ts';
 import type { Selection } from '../selection.ts';
 import * as s from './grading.schemas.ts';
 import { decidesSuccess, isConfigurable, normalizeGrades, type Grade, type PresetType } from './grades.ts';
@@ -42,7 +43,7 @@ export interface PresetView {
   own: boolean;
   /** Single reads only. */
   used?: boolean;
-  /** Lists for a Quiz set only. */
+  /** Lists for a Quiz set or an exam only. */
   current?: boolean;
 }
 
@@ -57,25 +58,40 @@ export function presetView(ctx: Context, preset: GradingPreset, extra: Pick<Pres
   };
 }
 
-/** In use by any Quiz set: what freezes its type and keeps it from being removed. */
-const inUse = async (ctx: Context, id: string) => (await ctx.db.quizSet.count({ where: { grading: id } })) > 0;
+/**
+ * Where presets are used: Quiz sets whose `grading` names them and exams (not deleted) whose
+ * `grading` setting does; an exam deferring to its Quiz set (`default`) uses the Quiz set's. The one
+ * answer to "is this preset used" for `used`, for refusing a change of type and for refusing a
+ * removal. Answers, per preset, the owners of the content that uses it; one statement for any
+ * number of presets.
+ */
+async function presetUsers(db: Pick<Prisma.TransactionClient, '$queryRaw'>, ids: readonly string[]): Promise<Map<string, Set<string>>> {
+  const users = new Map<string, Set<string>>();
+  if (ids.length === 0) return users;
+  const list = [...ids];
+  const rows = await db.$queryRaw<{ preset: string; owner: string }[]>`
+    SELECT q."grading" AS preset, q."ownerId" AS owner FROM "QuizSet" q WHERE q."grading" = ANY(${list}::text[])
+    UNION
+    SELECT s."values"->>'grading' AS preset, e."ownerId" AS owner FROM "ExamSettings" s JOIN "Exam" e ON e."id" = s."examId"
+    WHERE NOT e."archived" AND s."values"->>'grading' = ANY(${list}::text[])`;
+  for (const { preset, owner } of rows) (users.get(preset) ?? users.set(preset, new Set()).get(preset)!).add(owner);
+  return users;
+}
+
+/** In use by any Quiz set or exam: what freezes its type and keeps it from being removed. */
+const inUse = async (db: Pick<Prisma.TransactionClient, '$queryRaw'>, id: string) => (await presetUsers(db, [id])).has(id);
 
 /**
- * `used` of each preset: for the viewer's own presets whether any Quiz set uses it (what blocks
- * changing its type and removing it); for global and organization presets whether a Quiz set of
- * the viewer does. One statement for any number of presets.
+ * `used` of each preset: for the viewer's own presets whether any Quiz set or exam uses it (what
+ * blocks changing its type and removing it); for global and organization presets whether a Quiz
+ * set or exam of the viewer does.
  */
 export async function presetsUsed(ctx: Context, presets: readonly GradingPreset[]): Promise<boolean[]> {
-  if (presets.length === 0) return [];
-  const own = presets.filter((p) => isOwn(ctx, p)).map((p) => p.id);
-  const others = presets.filter((p) => !isOwn(ctx, p)).map((p) => p.id);
-  const rows = await ctx.db.quizSet.findMany({
-    where: { OR: [{ grading: { in: own } }, { grading: { in: others }, ownerId: ctx.viewer.user.id }] },
-    select: { grading: true },
-    distinct: ['grading'],
+  const users = await presetUsers(ctx.db, presets.map((p) => p.id));
+  return presets.map((p) => {
+    const owners = users.get(p.id);
+    return owners !== undefined && (isOwn(ctx, p) || owners.has(ctx.viewer.user.id));
   });
-  const used = new Set(rows.map((r) => r.grading));
-  return presets.map((p) => used.has(p.id));
 }
 
 export const isUsed = async (ctx: Context, preset: GradingPreset): Promise<boolean> => (await presetsUsed(ctx, [preset]))[0]!;
@@ -116,20 +132,29 @@ async function presetLanguage(ctx: Context, language: string): Promise<string | 
   return language;
 }
 
-export async function listPresets(ctx: Context, raw: Record<string, unknown>, query: Selection<'GradingPreset'> = {}): Promise<{ quiz?: QuizSet; presets: PresetView[] }> {
+/**
+ * GET `quiz:grading-presets`: the presets usable by the caller, for a Quiz set or an exam when one
+ * is given: its language is the default filter and `current` marks the grading it plays by (an
+ * exam's own preset, or its Quiz set's when the exam defers to it).
+ */
+export async function listPresets(
+  ctx: Context,
+  raw: Record<string, unknown>,
+  query: Selection<'GradingPreset'> = {},
+): Promise<{ quiz?: QuizSet; exam?: Exam; presets: PresetView[] }> {
   const input = parseInput(s.listPresets, raw);
   if (input.quiz !== undefined && input.exam !== undefined) throw new ArgumentError('exam', 'give quiz or exam, not both', 'ARGUMENT_CONFLICT');
-  // What an exam changes in the list (its language and current preset) comes with the exams domain.
-  if (input.exam !== undefined) await contentFor(ctx, 'exam:read', input.exam);
   const quiz = input.quiz === undefined ? undefined : await findQuizSet(ctx, input.quiz, 'quiz:grading-presets:read');
-  const language = input.language ?? quiz?.language;
+  const exam = input.exam === undefined ? undefined : await findExam(ctx, input.exam, 'exam:settings:read', 'exam', { include: { quiz: true } });
+  const current = quiz ? practiceRules(quiz).grading : exam ? (await examRules(ctx.db, [exam as Exam & { quiz: QuizSet }]))[0]!.grading : undefined;
+  const language = input.language ?? quiz?.language ?? exam?.language;
   const presets = await ctx.db.gradingPreset.findMany({
     ...query,
     where: { AND: [usablePresetsWhere(ctx), language ? { OR: [{ language }, { language: null }] } : {}] },
     // Global first, then those of organizations, then own ones.
     orderBy: [{ global: 'desc' }, { organizationId: { sort: 'asc', nulls: 'last' } }, { title: 'asc' }, { id: 'asc' }],
   });
-  return { quiz, presets: presets.map((p) => presetView(ctx, p, quiz ? { current: p.id === quiz.grading } : {})) };
+  return { quiz, exam, presets: presets.map((p) => presetView(ctx, p, current === undefined ? {} : { current: p.id === current })) };
 }
 
 export async function getPreset(ctx: Context, raw: Record<string, unknown>): Promise<PresetView> {
@@ -166,8 +191,8 @@ export async function updatePreset(ctx: Context, raw: Record<string, unknown>, q
   const preset = await findChangeablePreset(ctx, input.preset, 'modify');
   const type = (input.type ?? preset.type) as PresetType;
   const typeChanged = type !== preset.type;
-  if (typeChanged && (await inUse(ctx, preset.id))) {
-    throw new ArgumentError('type', 'cannot change while a Quiz set uses the preset', 'PRESET_IN_USE');
+  if (typeChanged && (await inUse(ctx.db, preset.id))) {
+    throw new ArgumentError('type', 'cannot change while a Quiz set or exam uses the preset', 'PRESET_IN_USE');
   }
   const data: Prisma.GradingPresetUpdateInput = {};
   if (input.title !== undefined) data.title = input.title;
@@ -196,8 +221,8 @@ export async function updatePreset(ctx: Context, raw: Record<string, unknown>, q
 
 export async function deletePreset(ctx: Context, raw: Record<string, unknown>): Promise<GradingPreset> {
   const preset = await findChangeablePreset(ctx, parseInput(s.presetRef, raw).preset, 'remove');
-  if (await inUse(ctx, preset.id)) throw new PermissionError('A grading preset in use by a Quiz set cannot be removed', 'PRESET_IN_USE');
   await ctx.db.$transaction(async (tx) => {
+    if (await inUse(tx, preset.id)) throw new PermissionError('A grading preset in use by a Quiz set or exam cannot be removed', 'PRESET_IN_USE');
     await tx.gradingPreset.delete({ where: { id: preset.id } });
     await audit(ctx, tx, 'grading-preset.delete', preset.id);
   });

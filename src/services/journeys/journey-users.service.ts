@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { Exam, Journey } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
+import { userPolicy } from '../../auth/policy.ts';
 import { findExam } from '../exams/access.ts';
 import { assertMayList } from '../plays/results.service.ts';
 import { code, parseInput } from '../validation.ts';
@@ -27,6 +28,12 @@ const currentGraph = (journey: StoredJourney): JourneyGraph => publishedOf(journ
 /** The journey's title: the published version's, else the draft's. */
 const titleOf = (journey: StoredJourney): string | null => currentGraph(journey).settings?.title ?? draftOf(journey).settings.title ?? null;
 
+/** A user the caller may read, or an examinee of the exam (whom a report holder sees in its lists). */
+async function knownUser(ctx: Context, examId: string, userId: string): Promise<boolean> {
+  const where = { AND: [{ id: userId }, { OR: [userPolicy.readWhere(ctx.viewer), { examEntries: { some: { examId } } }] }] };
+  return (await ctx.db.user.count({ where })) > 0;
+}
+
 /**
  * GET exam:journey:user (and GraphQL `Exam.journeyUser`), with dates as Date: the REST face writes
  * them in the contract's format. An exam the caller may not see, or one starting no journey: NOT_FOUND.
@@ -41,7 +48,12 @@ export async function getJourneyUser(ctx: Context, raw: Record<string, unknown>)
   const graph = currentGraph(journey);
   const base = { exam: exam!.id, journey: titleOf(journey), user: input.user };
   const row = await ctx.db.journeyUser.findUnique({ where: { journeyId_userId: { journeyId: journey.id, userId: input.user } } });
-  if (!row) return { ...base, status: null };
+  if (!row) {
+    // "null when the user has not entered yet" is about a user: an id of no user (or of one the
+    // caller can neither read nor find among the exam's examinees) is unknown.
+    if (!(await knownUser(ctx, exam!.id, input.user))) throw new ArgumentError('user', `no user with identification string '${input.user}'`, 'NOT_FOUND');
+    return { ...base, status: null };
+  }
   const [visitRows, eventRows] = await Promise.all([
     ctx.db.journeyVisit.findMany({ where: { journeyId: journey.id, userId: input.user }, orderBy: [{ run: 'asc' }, { visit: 'asc' }] }),
     ctx.db.journeyEvent.findMany({ where: { journeyId: journey.id, userId: input.user }, orderBy: [{ time: 'asc' }, { id: 'asc' }] }),

@@ -176,7 +176,9 @@ function examineesWhere(ctx: Context, p: TablePlan): Prisma.UserWhereInput {
   const finishedOnly = exam.type !== 'survey' && p.settings.exportFinishedOnly === true;
   const results: Prisma.PlayWhereInput = { examId: exam.id, round: choice.round, archived: false, ...(finishedOnly && { status: 'finished' }) };
   // Attendance: the current round lists every examinee (those without a result too); a closed round those who played it.
-  const who: Prisma.UserWhereInput = finishedOnly || choice.closedRound ? { plays: { some: results } } : { OR: [{ examEntries: { some: { examId: exam.id } } }, { plays: { some: results } }] };
+  // An examinee whose result of the round was archived left the report with it (until it is restored).
+  const attending: Prisma.UserWhereInput = { examEntries: { some: { examId: exam.id } }, NOT: { plays: { some: { examId: exam.id, round: choice.round, archived: true } } } };
+  const who: Prisma.UserWhereInput = finishedOnly || choice.closedRound ? { plays: { some: results } } : { OR: [attending, { plays: { some: results } }] };
   const filters = Object.entries(choice.filters).map(([label, options]): Prisma.UserWhereInput => ({
     examFieldValues: { some: { field: { examId: exam.id, label, removedAt: null }, value: { in: options } } },
   }));

@@ -12,7 +12,7 @@ import { readMedia, type MediaValue } from './media.ts';
 import { normalizePath, normalizeQuestion, type QuestionData } from './question-input.ts';
 import type { Selection, Window } from '../selection.ts';
 import * as s from './questions.schemas.ts';
-import { findQuizSet } from '../quizzes/access.ts';
+import { findQuizSet, quizSetsWhere } from '../quizzes/access.ts';
 import { nextPosition } from '../quizzes/positions.ts';
 import { findQuestion, folderScope, quizOfScope, quizScope, visibleQuestionsWhere, type QuestionAction } from './access.ts';
 
@@ -29,27 +29,46 @@ type Tx = Prisma.TransactionClient;
 
 /**
  * A question by external id: in the given Quiz set (`quiz`), the given folder of the caller
- * (`path`), or, with neither, in any folder of the caller. The same id in several folders is
- * ambiguous: the caller must give `path` (AMBIGUOUS_ID).
+ * (`path`), or, with neither, wherever the caller keeps questions: its folders and the Quiz sets it
+ * may do the action on (the scopes POST `question` writes to). An id found in several of those
+ * places is ambiguous: refused (AMBIGUOUS_ID) naming them, and `path` or `quiz` picks one.
  */
 export async function findByExternalId(ctx: Context, raw: Record<string, unknown>, action: QuestionAction): Promise<Question> {
   const input = parseInput(s.questionLookup, raw);
   const me = ctx.viewer.user.id;
-  let where: Prisma.QuestionWhereInput;
-  let place: string;
   if (input.quiz !== undefined) {
     const quiz = await findQuizSet(ctx, input.quiz, `quiz:${action}`);
-    [where, place] = [{ scope: quizScope(quiz.id) }, `Quiz set ${quiz.id}`];
-  } else if (input.path !== undefined) {
-    const path = normalizePath(input.path);
-    [where, place] = [{ scope: folderScope(me, path) }, `folder ${path}`];
-  } else [where, place] = [{ scope: { startsWith: folderScope(me, '') } }, 'your folders'];
-  const found = await ctx.db.question.findMany({ where: { ...where, externalId: input.id }, orderBy: { path: 'asc' }, take: 10 });
-  if (found.length === 0) throw new ArgumentError('id', `no question with external id '${input.id}' in ${place}`, 'NOT_FOUND');
-  if (found.length > 1) {
-    throw new ArgumentError('path', `is needed: external id '${input.id}' is used in the folders ${found.map((q) => q.path).join(', ')}`, 'AMBIGUOUS_ID');
+    return single(await ctx.db.question.findMany({ where: { scope: quizScope(quiz.id), externalId: input.id } }), input.id, `Quiz set ${quiz.id}`);
   }
-  return found[0]!;
+  if (input.path !== undefined) {
+    const path = normalizePath(input.path);
+    return single(await ctx.db.question.findMany({ where: { scope: folderScope(me, path), externalId: input.id } }), input.id, `folder ${path}`);
+  }
+  const candidates = await ctx.db.question.findMany({
+    where: { externalId: input.id, OR: [{ scope: { startsWith: folderScope(me, '') } }, { scope: { startsWith: quizScope('') } }] },
+    orderBy: [{ scope: 'asc' }],
+    take: 50,
+  });
+  const quizIds = [...new Set(candidates.map((q) => quizOfScope(q.scope)).filter((id) => id !== null))];
+  const kept =
+    quizIds.length === 0
+      ? new Set<string>()
+      : new Set((await ctx.db.quizSet.findMany({ where: { AND: [{ id: { in: quizIds } }, await quizSetsWhere(ctx, `quiz:${action}`)] }, select: { id: true } })).map((q) => q.id));
+  const found = candidates.filter((q) => {
+    const quizId = quizOfScope(q.scope);
+    return quizId === null || kept.has(quizId);
+  });
+  return single(found, input.id, 'your folders or Quiz sets');
+}
+
+/** The one question found, or NOT_FOUND, or AMBIGUOUS_ID naming the folders (then `path` resolves it) and Quiz sets (`quiz`). */
+function single(found: Question[], externalId: string, place: string): Question {
+  if (found.length === 0) throw new ArgumentError('id', `no question with external id '${externalId}' in ${place}`, 'NOT_FOUND');
+  if (found.length === 1) return found[0]!;
+  const folders = found.filter((q) => quizOfScope(q.scope) === null).map((q) => q.path);
+  const quizzes = found.map((q) => quizOfScope(q.scope)).filter((id) => id !== null);
+  const places = [...(folders.length ? [`the folders ${folders.join(', ')}`] : []), ...(quizzes.length ? [`the Quiz sets ${quizzes.join(', ')}`] : [])];
+  throw new ArgumentError(quizzes.length ? 'quiz' : 'path', `is needed: external id '${externalId}' is used in ${places.join(' and ')}`, 'AMBIGUOUS_ID');
 }
 
 /** REST names a question by external id (with `path` or `quiz`); GraphQL by identification string (`question`). */

@@ -25,10 +25,13 @@ export async function findQuizSet(ctx: Context, code: string, action: ActionOn<'
   return quiz;
 }
 
-/** Quiz sets the viewer may view, as a filter (lists and GraphQL node lookups). */
-export async function viewableQuizSetsWhere(ctx: Context): Promise<Prisma.QuizSetWhereInput> {
-  return { AND: [live, (await allowedWhere(ctx, 'quiz:read')) as Prisma.QuizSetWhereInput] };
+/** Quiz sets (not archived) the viewer may do `action` on, as a filter. */
+export async function quizSetsWhere(ctx: Context, action: ActionOn<'quiz'>): Promise<Prisma.QuizSetWhereInput> {
+  return { AND: [live, (await allowedWhere(ctx, action)) as Prisma.QuizSetWhereInput] };
 }
+
+/** Quiz sets the viewer may view, as a filter (lists and GraphQL node lookups). */
+export const viewableQuizSetsWhere = (ctx: Context): Promise<Prisma.QuizSetWhereInput> => quizSetsWhere(ctx, 'quiz:read');
 
 /** Content languages must be active languages of the instance. */
 export async function assertActiveLanguage(ctx: Context, language: string, argument = 'language'): Promise<void> {

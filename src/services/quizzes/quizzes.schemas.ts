@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, code, externalId, int, list, oneOf, text } from '../validation.ts';
+import { bool, code, externalId, float, int, list, oneOf, text } from '../validation.ts';
 
 export const quizModes = ['TEST', 'TURNS'] as const;
 export const quizTypes = ['set', 'final', 'exam', 'private'] as const;
@@ -45,7 +45,8 @@ export const updateSettings = z.object({
   timelimit: seconds().optional(),
   roundtime: seconds().optional(),
   grading: text(1, 64).optional(),
-  gradingThreshold: int(0, 100).optional(),
+  // "number 0-100" like an exam's grading_threshold: one rule for both (decimals allowed).
+  gradingThreshold: float(0, 100).optional(),
 });
 
 export const copySettings = z.object({ quiz: code(), source: code() });

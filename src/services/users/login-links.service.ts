@@ -7,6 +7,7 @@ import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './users.schemas.ts';
 import { findEditableUser } from './access.ts';
+import { examOfExaminee, examPagePath } from '../exams/users.service.ts';
 
 const DAY = 86_400_000;
 
@@ -86,10 +87,7 @@ export async function createLoginLink(ctx: Context, raw: Record<string, unknown>
     throw new ArgumentError('exam', 'cannot be combined with redirect', 'ARGUMENT_CONFLICT');
   }
   const user = await findEditableUser(ctx, input.user);
-  if (input.exam !== undefined) {
-    // Exams arrive with the exams domain; until then no user can be on one.
-    throw new ArgumentError('exam', `the user is not on exam '${input.exam}'`, 'NOT_FOUND');
-  }
+  const examId = input.exam === undefined ? undefined : (await examOfExaminee(ctx, input.exam, user)).id;
   if (input.short) await ctx.settings.require('short_links', ctx.viewer.user);
   let until: Date | undefined;
   if (input.expires instanceof Date) {
@@ -104,6 +102,7 @@ export async function createLoginLink(ctx: Context, raw: Record<string, unknown>
     until,
     logins: input.logins ?? 1,
     redirect: input.redirect,
+    examId,
     template: input.template,
     short: input.short,
   };
@@ -115,7 +114,7 @@ export async function createLoginLink(ctx: Context, raw: Record<string, unknown>
       expiresSpec,
       maxLogins: settings.logins,
       redirect: settings.redirect ?? null,
-      examId: null,
+      examId: settings.examId ?? null,
       template: settings.template ?? null,
       short: settings.short ?? false,
     },
@@ -172,7 +171,16 @@ export async function useLoginLink(platform: Platform, lookup: { token: string }
     UPDATE "LoginLink" SET "uses" = "uses" + 1
     WHERE "id" = ${link.id} AND "uses" < "maxLogins" AND "invalidatedAt" IS NULL AND "expiresAt" > now()`;
   if (counted !== 1) return { ok: false, reason: 'This login link has been used up.' };
-  return { ok: true, user: link.user, redirect: redirectTarget(link.redirect) };
+  return { ok: true, user: link.user, redirect: link.examId ? await examLanding(platform, link.examId, link.userId) : redirectTarget(link.redirect) };
+}
+
+/**
+ * A link into an exam lands on the exam's page while the user is still on the exam and the exam
+ * is not deleted; otherwise it still signs the user in and lands on the start page.
+ */
+async function examLanding(platform: Platform, examId: string, userId: string): Promise<string> {
+  const entry = await platform.db.examUser.findFirst({ where: { examId, userId, exam: { archived: false } }, select: { examId: true } });
+  return entry ? examPagePath(examId) : '/';
 }
 
 /** `[content_type:tag]` redirects to the content list of that type filtered by the tag. */

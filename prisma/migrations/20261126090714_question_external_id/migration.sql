@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Question_externalId_idx" ON "Question"("externalId");

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "QuizSet" ALTER COLUMN "gradingThreshold" SET DATA TYPE DOUBLE PRECISION;
