@@ -9,19 +9,21 @@ import { smtpTransport } from './services/notifications/smtp.ts';
 import { CredentialCache } from './auth/credential-cache.ts';
 import { LiveResults } from './services/plays/live-results.ts';
 import { ExamStarts } from './services/plays/exam-starts.ts';
-import { AnswerWriter } from './services/plays/answer-writer.ts';
+import { answerWriter } from './services/plays/player-statements.ts';
+import { assumeTokenLoader } from './auth/assume-tokens.ts';
 
 /** Wires the long-lived dependencies every request shares. Email goes out by SMTP when SMTP_URL is set. */
 export function createPlatform(deps: { config: Config; db: Db; log: Logger; secretKey: Buffer; transport?: Transport }): Platform {
+  // Group commits in progress at once: the embedded database has one connection; PostgreSQL's pool of 10 keeps room for other calls.
+  const batches = deps.config.database.kind === 'pglite' ? 1 : 4;
   return {
     config: deps.config,
     db: deps.db,
     log: deps.log,
     secrets: new SecretBox(deps.secretKey),
-    credentials: new CredentialCache(deps.config.AUTH_CACHE_TTL_MS),
+    credentials: new CredentialCache(deps.config.AUTH_CACHE_TTL_MS, assumeTokenLoader(deps.db, batches)),
     examStarts: new ExamStarts(deps.config.PLAYER_CACHE_TTL_MS),
-    // The embedded database has one connection; PostgreSQL's pool of 10 keeps room for other calls.
-    answers: new AnswerWriter(deps.db, deps.config.database.kind === 'pglite' ? 1 : 4),
+    answers: answerWriter(deps.db, batches),
     settings: new InstanceSettings(deps.db, { maintenance: deps.config.MAINTENANCE }),
     notifier: new Notifier(
       deps.db,

@@ -1,4 +1,5 @@
 import type { AssumeToken, Integration, User } from '../generated/prisma/client.ts';
+import type { Batcher } from '../batcher.ts';
 import { TtlMap } from '../ttl-map.ts';
 
 /** An integration with its owner, and its secret opened once per load rather than on every call. */
@@ -21,7 +22,11 @@ export class CredentialCache {
   private readonly integrations: TtlMap<CachedIntegration>;
   private readonly assumeTokens: TtlMap<CachedAssumeToken>;
 
-  constructor(ttlMs: number) {
+  constructor(
+    ttlMs: number,
+    /** Looks assume tokens up by digest, many in one statement when they arrive together. */
+    private readonly tokens: Batcher<string, CachedAssumeToken | null>,
+  ) {
     this.integrations = new TtlMap(ttlMs);
     this.assumeTokens = new TtlMap(ttlMs);
   }
@@ -30,8 +35,8 @@ export class CredentialCache {
     return this.integrations.get(appId, load);
   }
 
-  assumeToken(tokenHash: string, load: () => Promise<CachedAssumeToken | null>): Promise<CachedAssumeToken | null> {
-    return this.assumeTokens.get(tokenHash, load);
+  assumeToken(tokenHash: string): Promise<CachedAssumeToken | null> {
+    return this.assumeTokens.get(tokenHash, () => this.tokens.add(tokenHash));
   }
 
   clear(): void {

@@ -205,7 +205,7 @@ describe('answers arriving together', () => {
     // An unpaired UTF-16 surrogate: JSON text PostgreSQL refuses in jsonb. The writer is called as
     // the service calls it, below the faces that refuse such text at the edge.
     const outcomes = await Promise.allSettled(
-      crowd.map((e, i) => t.platform.answers.write({ userId: e.id, input: { play: plays[i]!, question: questions[0]!, response: i === 2 ? 'a\ud800b' : 'yes', hints: 0, solutionSteps: 0 }, at: new Date() })),
+      crowd.map((e, i) => t.platform.answers.add({ userId: e.id, input: { play: plays[i]!, question: questions[0]!, response: i === 2 ? 'a\ud800b' : 'yes', hints: 0, solutionSteps: 0 }, at: new Date() })),
     );
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
     const stored = await t.db.prisma.playAnswer.findMany({ where: { playId: { in: plays } } });

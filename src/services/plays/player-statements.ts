@@ -1,4 +1,5 @@
 import { Prisma, type Play, type PlayAnswer } from '../../generated/prisma/client.ts';
+import { Batcher } from '../../batcher.ts';
 import { enqueueFrom } from '../../jobs/queue.ts';
 import type { Task } from '../../jobs/task.ts';
 
@@ -130,6 +131,16 @@ export async function recordAnswers(db: Db, answers: readonly AnswerToWrite[]): 
       "gradedById" = NULL, "answeredAt" = EXCLUDED."answeredAt"
     RETURNING *`;
   return new Map(rows.map((row) => [row.playId, row]));
+}
+
+/** Answers as the player writes them: many to different plays in one statement when they arrive together (a group commit, src/batcher.ts). */
+export type AnswerWriter = Batcher<AnswerToWrite, PlayAnswer | undefined>;
+
+export function answerWriter(db: Db, concurrency: number): AnswerWriter {
+  return new Batcher(async (answers) => {
+    const written = await recordAnswers(db, answers);
+    return answers.map((a) => written.get(a.input.play));
+  }, { concurrency, keyOf: (a) => a.input.play });
 }
 
 /** Writes the scores of many answers of one play in one statement. */

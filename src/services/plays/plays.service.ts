@@ -204,7 +204,7 @@ async function answerRefusal(ctx: Context, input: AnswerInput, now: Date): Promi
 
 /**
  * Records (or replaces) the response to one question of the viewer's open play: one statement
- * when the answer is accepted (shared with the answers that arrive with it, see AnswerWriter), a
+ * when the answer is accepted (shared with the answers that arrive with it, see answerWriter), a
  * second to tell the caller why when it is not. Sending the same answer again (a retry after a
  * timeout) leaves one answer, the later one.
  */
@@ -213,7 +213,7 @@ export async function answerQuestion(ctx: Context, raw: Record<string, unknown>)
   const input: AnswerInput = { ...parsed, hints: parsed.hints ?? 0, solutionSteps: parsed.solutionSteps ?? 0 };
   for (let tries = 0; tries < 2; tries++) {
     const now = new Date();
-    const recorded = await ctx.answers.write({ userId: ctx.viewer.user.id, input, at: now });
+    const recorded = await ctx.answers.add({ userId: ctx.viewer.user.id, input, at: now });
     if (recorded) return recorded;
     const refusal = await answerRefusal(ctx, input, now);
     if (refusal) throw refusal;

@@ -1,0 +1,78 @@
+interface Waiting<I, O> {
+  item: I;
+  resolve(output: O): void;
+  reject(error: unknown): void;
+}
+
+export interface BatcherOptions<I> {
+  /** Batches in progress at once (one connection's worth on the embedded database). */
+  concurrency: number;
+  maxBatch?: number;
+  /** Items with the same key never share a batch: the later waits for the next, so they run in the order they arrived. */
+  keyOf?: (item: I) => string;
+}
+
+/**
+ * Runs work as the database can take it (a group commit): an item that arrives while fewer than
+ * `concurrency` batches are in progress runs at once, alone; items that arrive meanwhile wait and
+ * then run together, in one batch. When thousands of calls arrive at once, each statement carries
+ * many items instead of one, which is what lets the database keep up; a quiet caller waits for
+ * nothing. A batch that fails is run again item by item, so an item the database refuses fails
+ * alone.
+ */
+export class Batcher<I, O> {
+  private readonly queue: Waiting<I, O>[] = [];
+  private running = 0;
+
+  constructor(
+    /** The outputs of a batch, in the order of its items. */
+    private readonly run: (items: I[]) => Promise<O[]>,
+    private readonly options: BatcherOptions<I>,
+  ) {}
+
+  add(item: I): Promise<O> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.options.concurrency && this.queue.length > 0) {
+      const batch = this.take();
+      this.running++;
+      void this.flush(batch).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  /** Up to maxBatch waiting items in order of arrival, one per key; the others keep their place. */
+  private take(): Waiting<I, O>[] {
+    const { keyOf, maxBatch = 500 } = this.options;
+    if (!keyOf) return this.queue.splice(0, maxBatch);
+    const batch: Waiting<I, O>[] = [];
+    const keys = new Set<string>();
+    for (let i = 0; i < this.queue.length && batch.length < maxBatch; ) {
+      const key = keyOf(this.queue[i]!.item);
+      if (keys.has(key)) {
+        i++;
+        continue;
+      }
+      keys.add(key);
+      batch.push(...this.queue.splice(i, 1));
+    }
+    return batch;
+  }
+
+  private async flush(batch: Waiting<I, O>[]): Promise<void> {
+    try {
+      const outputs = await this.run(batch.map((w) => w.item));
+      batch.forEach((w, i) => w.resolve(outputs[i]!));
+    } catch (error) {
+      if (batch.length === 1) return batch[0]!.reject(error);
+      await Promise.all(batch.map((w) => this.flush([w])));
+    }
+  }
+}
