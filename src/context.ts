@@ -8,7 +8,7 @@ import type { InstanceSettings } from './services/instance/settings.service.ts';
 import type { Notifier } from './services/notifications/notifications.service.ts';
 import type { LiveResults } from './services/plays/live-results.ts';
 import type { ExamStarts } from './services/plays/exam-starts.ts';
-import type { AnswerWriter } from './services/plays/player-statements.ts';
+import type { AnswerWriter, PlayClaimer } from './services/plays/player-statements.ts';
 import type { RateLimiter, RateLimitState } from './rest/rate-limit.ts';
 import { authenticate, readCredentials, type HeaderReader } from './auth/authenticate.ts';
 import { resolveLanguage } from './services/instance/language.ts';
@@ -28,6 +28,8 @@ export interface Platform {
   examStarts: ExamStarts;
   /** Writes the player's answers, many in one statement when they arrive together (services/plays/answer-writer.ts). */
   answers: AnswerWriter;
+  /** Starts the player's plays, many users' in one statement when they arrive together. */
+  claims: PlayClaimer;
   /** Finished plays as they happen, for GraphQL subscriptions (across instances with Redis). */
   live: LiveResults;
 }

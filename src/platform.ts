@@ -9,7 +9,8 @@ import { smtpTransport } from './services/notifications/smtp.ts';
 import { CredentialCache } from './auth/credential-cache.ts';
 import { LiveResults } from './services/plays/live-results.ts';
 import { ExamStarts } from './services/plays/exam-starts.ts';
-import { answerWriter } from './services/plays/player-statements.ts';
+import { answerWriter, playClaimer } from './services/plays/player-statements.ts';
+import { finishOverduePlay } from './services/plays/plays.service.ts';
 import { assumeTokenLoader } from './auth/assume-tokens.ts';
 
 /** Wires the long-lived dependencies every request shares. Email goes out by SMTP when SMTP_URL is set. */
@@ -24,6 +25,7 @@ export function createPlatform(deps: { config: Config; db: Db; log: Logger; secr
     credentials: new CredentialCache(deps.config.AUTH_CACHE_TTL_MS, assumeTokenLoader(deps.db, batches)),
     examStarts: new ExamStarts(deps.config.PLAYER_CACHE_TTL_MS),
     answers: answerWriter(deps.db, batches),
+    claims: playClaimer(deps.db, batches, finishOverduePlay),
     settings: new InstanceSettings(deps.db, { maintenance: deps.config.MAINTENANCE }),
     notifier: new Notifier(
       deps.db,

@@ -39,15 +39,26 @@ export async function enqueue<I>(tx: Tx, task: Task<any, any, I>, payload: I, op
   throw new Error(`Could not enqueue ${task.name} with key ${options.dedupeKey}`);
 }
 
+/** A job to queue from inside a statement (see enqueueRows): its payload checked here, as enqueue checks it. */
+export interface JobRow {
+  jobId: string;
+  jobPayload: string;
+  jobRunAt: Date;
+  jobKey: string | null;
+}
+
+export function jobRow<I>(task: Task<any, any, I>, payload: I, options: { runAt: Date; dedupeKey?: string }): JobRow {
+  return { jobId: newJobId(), jobPayload: JSON.stringify(task.schema.parse(payload)), jobRunAt: options.runAt, jobKey: options.dedupeKey ?? null };
+}
+
 /**
- * Queues a job for the row of `source` (a one-row CTE of the caller's statement), for a statement
- * that writes a change and the job it causes at once, as enqueue does inside a transaction. The
- * payload is checked here; a key already held (pending or running) keeps the first job.
+ * Queues a job of `task` for each row of `source` (a CTE of the caller's statement with the
+ * columns of JobRow), for a statement that writes changes and the jobs they cause at once, as
+ * enqueue does inside a transaction. A key already held (pending or running) keeps the first job.
  */
-export function enqueueFrom<I>(source: Prisma.Sql, task: Task<any, any, I>, payload: I, options: { runAt: Date; dedupeKey?: string }): Prisma.Sql {
-  const checked = JSON.stringify(task.schema.parse(payload));
+export function enqueueRows(task: Task<any, any, any>, source: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`INSERT INTO "Job" ("id", "task", "payload", "runAt", "dedupeKey")
-    SELECT ${newJobId()}, ${task.name}, ${checked}::jsonb, ${options.runAt}::timestamptz, ${options.dedupeKey ?? null} FROM ${source}
+    SELECT "jobId", ${task.name}, "jobPayload"::jsonb, "jobRunAt", "jobKey" FROM ${source}
     ON CONFLICT ("task", "dedupeKey") DO NOTHING`;
 }
 

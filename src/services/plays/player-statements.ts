@@ -1,29 +1,24 @@
 import { Prisma, type Play, type PlayAnswer } from '../../generated/prisma/client.ts';
 import { Batcher } from '../../batcher.ts';
-import { enqueueFrom } from '../../jobs/queue.ts';
+import { enqueueRows, jobRow } from '../../jobs/queue.ts';
 import type { Task } from '../../jobs/task.ts';
 
 /**
- * The player's hot statements, each one conditional write: an examinee's start and every answer
- * are one statement (no transaction held open across round trips, no lock taken before a read),
- * so thousands of examinees at once cost the database a statement each. Every rule such a
- * statement checks is in its WHERE; when it matches nothing, the service reads the play once to
- * tell the caller which rule refused it.
+ * The player's hot statements, each one conditional write for many users at once: starts and
+ * answers that arrive together are written by one statement (no transaction held open across
+ * round trips, no lock taken before a read), so thousands of examinees at once cost the database
+ * a few statements, not thousands. Every rule such a statement checks is in its WHERE; when it
+ * matches nothing for an answer, the service reads the play once to tell the caller which rule
+ * refused it.
  */
 
 type Db = Prisma.TransactionClient;
-
-/** Timestamps are stored as UTC without a time zone (Prisma's DateTime). */
-const at = (date: Date) => Prisma.sql`${date.toISOString()}::timestamptz AT TIME ZONE 'UTC'`;
 
 /** Who plays what: an exam's examinee, or a practice play of a Quiz set. */
 export type PlayScope = { examId: string; quizId: string; userId: string } | { examId: null; quizId: string; userId: string };
 
 /** The key an open play of the scope holds (unique while it is open). */
 export const openKeyOf = (scope: PlayScope) => (scope.examId ? `exam:${scope.examId}:${scope.userId}` : `quiz:${scope.quizId}:${scope.userId}`);
-
-const inScope = (scope: PlayScope) =>
-  scope.examId ? Prisma.sql`"examId" = ${scope.examId} AND "userId" = ${scope.userId}` : Prisma.sql`"examId" IS NULL AND "quizId" = ${scope.quizId} AND "userId" = ${scope.userId}`;
 
 export interface NewPlay {
   id: string;
@@ -36,38 +31,70 @@ export interface NewPlay {
   deadline: Date | null;
 }
 
+/** A start to make: who plays what, the play to write when none is open, and whether one may be written. */
+export interface Claim {
+  scope: PlayScope;
+  play: NewPlay;
+  create: boolean;
+}
+
 export type ClaimedPlay = Play & { created: boolean };
 
 /**
- * Starts a play, or finds the open one to continue, in one statement. The scope's open play (the
- * latest) is answered as it is; otherwise, when `create` holds and the user is an examinee of the
- * exam (for exams), a new play is written with the next attempt number of the round, together with
- * the timer that finishes it at its deadline. The open play's unique key makes a second start that
- * runs at the same moment write nothing (ON CONFLICT): it answers no row, and the caller reads the
- * play that won. Answers no row, too, when nothing was written and nothing is open.
+ * Starts plays, or finds the open ones to continue, for many users in one statement. A scope's
+ * open play (the latest) is answered as it is; otherwise, when `create` holds and the user is an
+ * examinee of the exam (for exams), a new play is written with the next attempt number of the
+ * round, together with the timer that finishes it at its deadline. The open play's unique key
+ * makes a second start that runs at the same moment write nothing (ON CONFLICT): it answers no
+ * play, and the caller reads the play that won. Answers no play, too, when nothing was written
+ * and nothing is open. The outputs are in the order of the claims.
  */
-export async function claimPlay(db: Db, scope: PlayScope, play: NewPlay, create: boolean, timer: Task<any, any, { play: string }>): Promise<ClaimedPlay | undefined> {
-  const examinee = scope.examId ? Prisma.sql`AND EXISTS (SELECT 1 FROM "ExamUser" WHERE "examId" = ${scope.examId} AND "userId" = ${scope.userId})` : Prisma.empty;
-  const job = play.deadline
-    ? Prisma.sql`, "timer" AS (${enqueueFrom(Prisma.sql`"created"`, timer, { play: play.id }, { runAt: play.deadline, dedupeKey: play.id })})`
-    : Prisma.empty;
-  const rows = await db.$queryRaw<ClaimedPlay[]>`
-    WITH "open" AS (
-      SELECT * FROM "Play" WHERE ${inScope(scope)} AND "status" = 'open' ORDER BY "timeStart" DESC LIMIT 1
+export async function claimPlays(db: Db, claims: readonly Claim[], timer: Task<any, any, { play: string }>): Promise<(ClaimedPlay | undefined)[]> {
+  const column = <T>(pick: (c: Claim) => T) => claims.map(pick);
+  const jobs = claims.map((c) => (c.play.deadline ? jobRow(timer, { play: c.play.id }, { runAt: c.play.deadline, dedupeKey: c.play.id }) : null));
+  const sameScope = Prisma.sql`p."userId" = i."userId" AND (CASE WHEN i."examId" IS NULL THEN p."examId" IS NULL AND p."quizId" = i."quizId" ELSE p."examId" = i."examId" END)`;
+  const examinee = Prisma.sql`(i."examId" IS NULL OR EXISTS (SELECT 1 FROM "ExamUser" e WHERE e."examId" = i."examId" AND e."userId" = i."userId"))`;
+  const rows = await db.$queryRaw<(ClaimedPlay & { claimKey: string })[]>`
+    WITH "input" AS (
+      SELECT * FROM unnest(${column((c) => c.play.id)}::text[], ${column((c) => c.scope.examId)}::text[], ${column((c) => c.scope.quizId)}::text[],
+        ${column((c) => c.scope.userId)}::text[], ${column((c) => c.play.round)}::int[], ${column((c) => JSON.stringify(c.play.questionIds))}::text[],
+        ${column((c) => JSON.stringify(c.play.questionMaxima))}::text[], ${column((c) => c.play.mode)}::text[], ${column((c) => c.play.roundtime)}::int[],
+        ${column((c) => c.play.deadline?.toISOString() ?? null)}::timestamptz[], ${column((c) => c.play.now.toISOString())}::timestamptz[],
+        ${column((c) => openKeyOf(c.scope))}::text[], ${column((c) => c.create)}::boolean[],
+        ${jobs.map((j) => j?.jobId ?? null)}::text[], ${jobs.map((j) => j?.jobPayload ?? null)}::text[], ${jobs.map((j) => j?.jobKey ?? null)}::text[])
+        AS i("id", "examId", "quizId", "userId", "round", "questionIds", "questionMaxima", "mode", "roundtime", "deadline", "now", "openKey", "create", "jobId", "jobPayload", "jobKey")
+    ), "open" AS (
+      SELECT DISTINCT ON (i."openKey") p.*, i."openKey" AS "claimKey"
+      FROM "input" i JOIN "Play" p ON ${sameScope} AND p."status" = 'open'
+      WHERE ${examinee}
+      ORDER BY i."openKey", p."timeStart" DESC
     ), "created" AS (
       INSERT INTO "Play" ("id", "examId", "quizId", "userId", "round", "attempt", "status", "timeStart", "questionIds", "questionMaxima", "mode", "roundtime", "deadline", "positionStart", "openKey")
-      SELECT ${play.id}, ${scope.examId}, ${scope.quizId}, ${scope.userId}, ${play.round},
-        (SELECT COALESCE(MAX("attempt"), 0) + 1 FROM "Play" WHERE ${inScope(scope)} AND "round" = ${play.round}),
-        'open', ${at(play.now)}, ${play.questionIds}::text[], ${play.questionMaxima}::float8[], ${play.mode}, ${play.roundtime}::int,
-        ${play.deadline ? at(play.deadline) : null}, ${at(play.now)}, ${openKeyOf(scope)}
-      WHERE ${create}::boolean AND NOT EXISTS (SELECT 1 FROM "open") ${examinee}
+      SELECT i."id", i."examId", i."quizId", i."userId", i."round",
+        (SELECT COALESCE(MAX(p."attempt"), 0) + 1 FROM "Play" p WHERE ${sameScope} AND p."round" = i."round"),
+        'open', i."now" AT TIME ZONE 'UTC', ARRAY(SELECT jsonb_array_elements_text(i."questionIds"::jsonb)),
+        ARRAY(SELECT jsonb_array_elements_text(i."questionMaxima"::jsonb)::float8), i."mode", i."roundtime",
+        i."deadline" AT TIME ZONE 'UTC', i."now" AT TIME ZONE 'UTC', i."openKey"
+      FROM "input" i
+      WHERE i."create" AND NOT EXISTS (SELECT 1 FROM "open" o WHERE o."claimKey" = i."openKey") AND ${examinee}
       ON CONFLICT ("openKey") DO NOTHING
       RETURNING *
-    )${job}
-    SELECT *, true AS "created" FROM "created"
+    ), "timers" AS (
+      SELECT i."jobId", i."jobPayload", i."deadline" AS "jobRunAt", i."jobKey" FROM "created" c JOIN "input" i ON i."id" = c."id" WHERE i."jobId" IS NOT NULL
+    ), "queued" AS (${enqueueRows(timer, Prisma.sql`"timers"`)})
+    SELECT *, "openKey" AS "claimKey", true AS "created" FROM "created"
     UNION ALL
     SELECT *, false AS "created" FROM "open"`;
-  return rows[0];
+  const byKey = new Map(rows.map(({ claimKey, ...play }) => [claimKey, play as ClaimedPlay]));
+  return claims.map((c) => byKey.get(openKeyOf(c.scope)));
+}
+
+/** Starts as the player makes them: many users' in one statement when they arrive together (src/batcher.ts). */
+export type PlayClaimer = Batcher<Claim, ClaimedPlay | undefined>;
+
+export function playClaimer(db: Db, concurrency: number, timer: Task<any, any, { play: string }>): PlayClaimer {
+  // One claim per user and exam (Quiz set) in a statement: a second start of the same waits for the first.
+  return new Batcher((claims) => claimPlays(db, claims, timer), { concurrency, keyOf: (c) => openKeyOf(c.scope) });
 }
 
 export interface AnswerInput {

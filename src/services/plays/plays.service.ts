@@ -19,7 +19,7 @@ import { announceResult } from './result-events.ts';
 import * as s from './plays.schemas.ts';
 import { unknownQuizSet } from '../quizzes/access.ts';
 import { practiceStart, type QuestionOrder } from './exam-starts.ts';
-import { claimPlay, openKeyOf, type AnswerInput, type PlayScope } from './player-statements.ts';
+import { openKeyOf, type AnswerInput, type PlayScope } from './player-statements.ts';
 
 /**
  * The player: starting, answering and finishing plays for the calling (or assumed) user, and
@@ -109,13 +109,11 @@ interface StartPlan {
 async function startIn(ctx: Context, plan: StartPlan, now: Date): Promise<Play | undefined> {
   for (let round = 0; round < 3; round++) {
     const order = plan.rules.questionless ? { ids: [], maxima: [] } : orderForPlay(plan.quiz, plan.questions);
-    const claimed = await claimPlay(
-      ctx.db,
-      plan.scope,
-      { id: newId('Play'), round: plan.round, now, questionIds: order.ids, questionMaxima: order.maxima, mode: plan.quiz.mode, roundtime: plan.rules.roundtime, deadline: deadlineOf(plan.rules, now, plan.exam) },
-      plan.create,
-      finishOverduePlay,
-    );
+    const claimed = await ctx.claims.add({
+      scope: plan.scope,
+      play: { id: newId('Play'), round: plan.round, now, questionIds: order.ids, questionMaxima: order.maxima, mode: plan.quiz.mode, roundtime: plan.rules.roundtime, deadline: deadlineOf(plan.rules, now, plan.exam) },
+      create: plan.create,
+    });
     if (!claimed) {
       // A start of the same user at the same moment won (its play is newer than this statement's view): continue that one.
       return plan.create ? ((await ctx.db.play.findUnique({ where: { openKey: openKeyOf(plan.scope) } })) ?? undefined) : undefined;
