@@ -59,6 +59,8 @@ export async function startBenchService(env: Record<string, string> = {}) {
   return {
     base,
     database: config.database.kind,
+    /** The embedded database itself (undefined on PostgreSQL), for counting statements. */
+    pglite: database.pglite,
     platform,
     admin: boot.generated,
     authorization: `Bearer ${boot.generated.app}:${boot.generated.secret}`,

@@ -51,6 +51,8 @@ const schema = z
     PASSWORD_HASH_COST: integer(1, 17).default(14),
     /** How long a looked-up integration is reused for further calls (0: look up every call). */
     AUTH_CACHE_TTL_MS: integer(0, 60_000).default(1000),
+    /** How long the player reuses what starting an exam reads (the exam, its rules, its questions) for further starts (0: every start reads it). */
+    PLAYER_CACHE_TTL_MS: integer(0, 60_000).default(1000),
     /** How often an idle worker looks for due jobs (webhook deliveries, messages, timers). */
     WORKER_INTERVAL_MS: integer(50, 60_000).default(1000),
     /** Jobs one instance runs at once; a slow webhook receiver holds only its own. */

@@ -7,6 +7,7 @@ import type { Integration, User } from './generated/prisma/client.ts';
 import type { InstanceSettings } from './services/instance/settings.service.ts';
 import type { Notifier } from './services/notifications/notifications.service.ts';
 import type { LiveResults } from './services/plays/live-results.ts';
+import type { ExamStarts } from './services/plays/exam-starts.ts';
 import type { RateLimiter, RateLimitState } from './rest/rate-limit.ts';
 import { authenticate, readCredentials, type HeaderReader } from './auth/authenticate.ts';
 import { resolveLanguage } from './services/instance/language.ts';
@@ -22,6 +23,8 @@ export interface Platform {
   settings: InstanceSettings;
   notifier: Notifier;
   credentials: CredentialCache;
+  /** What starting an exam reads, kept for PLAYER_CACHE_TTL_MS (services/plays/exam-starts.ts). */
+  examStarts: ExamStarts;
   /** Finished plays as they happen, for GraphQL subscriptions (across instances with Redis). */
   live: LiveResults;
 }

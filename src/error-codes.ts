@@ -106,6 +106,7 @@ export const ERROR_CODES: readonly ErrorCode[] = Object.freeze([
   entry('INTERNAL_ERROR', 500, 'An unexpected error; the message carries a reference for the logs.'),
   entry('NOT_IMPLEMENTED', 501, 'The operation is part of the contract but not built yet.', 'REST'),
   entry('MAINTENANCE', 503, 'The service is in maintenance; Retry-After says when to try again.'),
+  entry('SERVICE_BUSY', 503, 'The service cannot take the call now (the database is saturated, or concurrent calls of one user collided); nothing was changed. Retry-After (GraphQL: extensions.retryAfter) says when to send it again.'),
 ]);
 
 /** The codes that come with a status. */

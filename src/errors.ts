@@ -101,9 +101,51 @@ export class NotImplementedError extends AppError {
   }
 }
 
+/**
+ * 503 with Retry-After seconds: the service cannot take this call now (the database is saturated,
+ * or concurrent calls kept meeting each other). Nothing was changed; the same call may be sent again.
+ */
+export class BusyError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super(503, 'SERVICE_BUSY', message);
+  }
+}
+
 /** 503 with Retry-After seconds. */
 export class UnavailableError extends AppError {
   constructor(readonly retryAfter: number) {
     super(503, 'MAINTENANCE', 'The service is in maintenance; retry later');
   }
+}
+
+/** Prisma's codes for a database that could not take the work in time, or a conflict a retry resolves. */
+const RETRYABLE_PRISMA = new Set([
+  'P2024', // timed out fetching a connection from the pool
+  'P2028', // transaction API error: unable to start a transaction in the given time, or it expired
+  'P2034', // write conflict or deadlock
+]);
+/** PostgreSQL's: serialization failure, deadlock, too many connections, cannot connect now, query canceled (statement timeout). */
+const RETRYABLE_SQLSTATE = new Set(['40001', '40P01', '53300', '57P03', '57014']);
+
+/**
+ * A database error that says the database is overloaded or that concurrent work collided, as a
+ * 503 with Retry-After: the caller may send the call again, nothing it asked for was done (the
+ * transaction rolled back). Undefined for any other error.
+ */
+function busyErrorOf(error: unknown): BusyError | undefined {
+  const e = error as { code?: unknown; meta?: { code?: unknown }; cause?: { originalCode?: unknown; code?: unknown } } | null;
+  if (!e || typeof e !== 'object') return undefined;
+  const sqlState = e.meta?.code ?? e.cause?.originalCode ?? e.cause?.code;
+  if ((typeof e.code === 'string' && RETRYABLE_PRISMA.has(e.code)) || (typeof sqlState === 'string' && RETRYABLE_SQLSTATE.has(sqlState))) {
+    return new BusyError('The database is busy; retry shortly', 1);
+  }
+  return undefined;
+}
+
+/** The service's own refusal, or a database overload as BusyError; undefined for an unexpected error. */
+export function knownError(error: unknown): AppError | undefined {
+  return error instanceof AppError ? error : busyErrorOf(error);
 }

@@ -8,6 +8,7 @@ import { Notifier, recordingTransport, type Transport } from './services/notific
 import { smtpTransport } from './services/notifications/smtp.ts';
 import { CredentialCache } from './auth/credential-cache.ts';
 import { LiveResults } from './services/plays/live-results.ts';
+import { ExamStarts } from './services/plays/exam-starts.ts';
 
 /** Wires the long-lived dependencies every request shares. Email goes out by SMTP when SMTP_URL is set. */
 export function createPlatform(deps: { config: Config; db: Db; log: Logger; secretKey: Buffer; transport?: Transport }): Platform {
@@ -17,6 +18,7 @@ export function createPlatform(deps: { config: Config; db: Db; log: Logger; secr
     log: deps.log,
     secrets: new SecretBox(deps.secretKey),
     credentials: new CredentialCache(deps.config.AUTH_CACHE_TTL_MS),
+    examStarts: new ExamStarts(deps.config.PLAYER_CACHE_TTL_MS),
     settings: new InstanceSettings(deps.db, { maintenance: deps.config.MAINTENANCE }),
     notifier: new Notifier(
       deps.db,

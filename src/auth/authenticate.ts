@@ -1,7 +1,7 @@
 import type { Platform, Viewer } from '../context.ts';
 import { AuthenticationError } from '../errors.ts';
 import { safeEqual } from './secrets.ts';
-import { resolveAssumeToken } from '../services/users/assume.service.ts';
+import { resolveAssumeToken } from './assume-tokens.ts';
 
 export interface Credentials {
   app?: string;
@@ -62,7 +62,7 @@ export async function authenticate(platform: Platform, credentials: Credentials)
   if (!integration.owner.enabled) throw new AuthenticationError('OWNER_DISABLED', 'The owner of this integration is disabled');
   const { owner, secret: _secret, ...record } = integration;
   if (credentials.assume === undefined) return { user: owner, owner, integration: record };
-  const token = await resolveAssumeToken(platform.db, credentials.assume, owner.id);
+  const token = await resolveAssumeToken(platform, credentials.assume, owner.id);
   if (!token) throw new AuthenticationError('INVALID_ASSUME_TOKEN', 'The assume token is invalid, expired or revoked');
   return { user: token.user, owner, integration: record, assumeTokenId: token.id };
 }

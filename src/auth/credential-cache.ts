@@ -1,35 +1,41 @@
-import type { Integration, User } from '../generated/prisma/client.ts';
+import type { AssumeToken, Integration, User } from '../generated/prisma/client.ts';
+import { TtlMap } from '../ttl-map.ts';
 
 /** An integration with its owner, and its secret opened once per load rather than on every call. */
 export type CachedIntegration = Integration & { owner: User; secret: string | null };
 
+/** An assume token with the user it acts as. */
+export type CachedAssumeToken = AssumeToken & { user: User };
+
 /**
  * Every call presents credentials, and looking them up is most of the cost of a cheap call. The
- * integration (with its owner) is kept for a short time per app id. Any write made by this
- * instance clears the cache (see audit()), so this instance sees its own changes at once; a change
- * made by another instance (a deactivated integration, a rotated secret, a disabled owner) takes
- * effect here within the time to live. A time to live of 0 turns the cache off.
+ * integration (with its owner) is kept for a short time per app id, and an assume token (with its
+ * user) per token digest, so the thousands of examinees of an exam, each calling with its own
+ * assume token, cost no more than one application. Any write made by this instance clears both
+ * (see audit()), so this instance sees its own changes at once; a change made by another instance
+ * (a deactivated integration, a rotated secret, a disabled owner or user, a revoked token) takes
+ * effect here within the time to live. Expiry is checked on every use. A time to live of 0 turns
+ * the cache off.
  */
 export class CredentialCache {
-  private readonly entries = new Map<string, { value: CachedIntegration | null; at: number }>();
+  private readonly integrations: TtlMap<CachedIntegration>;
+  private readonly assumeTokens: TtlMap<CachedAssumeToken>;
 
-  constructor(private readonly ttlMs: number) {}
+  constructor(ttlMs: number) {
+    this.integrations = new TtlMap(ttlMs);
+    this.assumeTokens = new TtlMap(ttlMs);
+  }
 
-  async get(appId: string, load: () => Promise<CachedIntegration | null>): Promise<CachedIntegration | null> {
-    if (this.ttlMs <= 0) return load();
-    const now = Date.now();
-    const hit = this.entries.get(appId);
-    if (hit && now - hit.at < this.ttlMs) return hit.value;
-    const value = await load();
-    // Unknown app ids are not kept: a flood of random ids must not grow the map.
-    if (value) {
-      if (this.entries.size >= 10_000) this.entries.clear();
-      this.entries.set(appId, { value, at: now });
-    } else this.entries.delete(appId);
-    return value;
+  get(appId: string, load: () => Promise<CachedIntegration | null>): Promise<CachedIntegration | null> {
+    return this.integrations.get(appId, load);
+  }
+
+  assumeToken(tokenHash: string, load: () => Promise<CachedAssumeToken | null>): Promise<CachedAssumeToken | null> {
+    return this.assumeTokens.get(tokenHash, load);
   }
 
   clear(): void {
-    this.entries.clear();
+    this.integrations.clear();
+    this.assumeTokens.clear();
   }
 }

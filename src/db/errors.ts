@@ -3,3 +3,4 @@ export function isUniqueViolation(error: unknown, column: string): boolean {
   const e = error as { code?: unknown; meta?: unknown } | null;
   return e?.code === 'P2002' && JSON.stringify(e.meta ?? {}).includes(column);
 }
+

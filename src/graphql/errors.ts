@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { AppError, ArgumentError, JourneyInvalidError, RateLimitError } from '../errors.ts';
+import { AppError, ArgumentError, JourneyInvalidError, knownError, RateLimitError } from '../errors.ts';
 import { rateLimitHeaders } from '../rest/rate-limit.ts';
 
 /**
@@ -36,7 +36,7 @@ export function argumentProblem(message: string): { code: string; argument: stri
  */
 export function maskError(error: unknown, requestId?: string): Error {
   const wrapped = isGraphQLError(error);
-  const original = wrapped ? error.originalError : error;
+  const original = knownError(wrapped ? error.originalError : error) ?? (wrapped ? error.originalError : error);
   const location = wrapped ? { nodes: error.nodes, path: error.path } : {};
   if (original instanceof AppError) {
     // Refused before execution (credentials, maintenance): the response itself takes the status.
@@ -51,6 +51,7 @@ export function maskError(error: unknown, requestId?: string): Error {
         code: original.code,
         status: original.status,
         ...(original instanceof ArgumentError ? { argument: original.argument } : {}),
+        ...(retryAfter ? { retryAfter } : {}),
         ...(original instanceof JourneyInvalidError ? original.extra : {}),
         ...(http ? { http } : {}),
       },

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { AppError } from '../errors.ts';
+import { AppError, knownError } from '../errors.ts';
 import { errorResponse } from '../rest/router.ts';
 import { isClientGone } from './client-gone.ts';
 import { MAX_BODY_BYTES } from './server.ts';
@@ -23,7 +23,8 @@ export const notFoundReply = (reply: FastifyReply, requestId: string) => sendErr
 
 /** What fastify (its body reader, content-type parsers, plugins) refused, as the contract's error. */
 function appErrorOf(error: FastifyError): AppError | undefined {
-  if (error instanceof AppError) return error;
+  const known = knownError(error);
+  if (known) return known;
   switch (error.statusCode) {
     case 413:
       return new PayloadTooLargeError();

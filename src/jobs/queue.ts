@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import type { Prisma } from '../generated/prisma/client.ts';
+import { Prisma } from '../generated/prisma/client.ts';
 import { randomToken } from '../ids.ts';
 import type { Task } from './task.ts';
 
@@ -37,6 +37,18 @@ export async function enqueue<I>(tx: Tx, task: Task<any, any, I>, payload: I, op
     if (held) return held.id;
   }
   throw new Error(`Could not enqueue ${task.name} with key ${options.dedupeKey}`);
+}
+
+/**
+ * Queues a job for the row of `source` (a one-row CTE of the caller's statement), for a statement
+ * that writes a change and the job it causes at once, as enqueue does inside a transaction. The
+ * payload is checked here; a key already held (pending or running) keeps the first job.
+ */
+export function enqueueFrom<I>(source: Prisma.Sql, task: Task<any, any, I>, payload: I, options: { runAt: Date; dedupeKey?: string }): Prisma.Sql {
+  const checked = JSON.stringify(task.schema.parse(payload));
+  return Prisma.sql`INSERT INTO "Job" ("id", "task", "payload", "runAt", "dedupeKey")
+    SELECT ${newJobId()}, ${task.name}, ${checked}::jsonb, ${options.runAt}::timestamptz, ${options.dedupeKey ?? null} FROM ${source}
+    ON CONFLICT ("task", "dedupeKey") DO NOTHING`;
 }
 
 /**

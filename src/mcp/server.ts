@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Platform } from '../context.ts';
-import { AppError } from '../errors.ts';
+import { AppError, knownError } from '../errors.ts';
 import { authenticate, readCredentials } from '../auth/authenticate.ts';
 import { COMMON_ARGUMENTS, operations, type Operation } from '../rest/operations.ts';
 import { routes } from '../rest/routes.ts';
@@ -108,8 +108,8 @@ export function createMcpHandler(platform: Platform, rest: RestRouter): McpHandl
       try {
         await authenticate(platform, readCredentials(request.headers, {}));
       } catch (error) {
-        const refusal = error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', `Unexpected error; reference ${requestId}`);
-        if (!(error instanceof AppError)) platform.log.error({ reqId: requestId, err: error }, 'unexpected MCP error');
+        const refusal = knownError(error) ?? new AppError(500, 'INTERNAL_ERROR', `Unexpected error; reference ${requestId}`);
+        if (refusal.status === 500) platform.log.error({ reqId: requestId, err: error }, 'unexpected MCP error');
         const response = errorResponse(refusal, requestId);
         return new Response(response.body, { status: response.status, headers: response.headers });
       }

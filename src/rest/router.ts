@@ -1,5 +1,5 @@
 import { createContext, type Platform } from '../context.ts';
-import { AppError, ArgumentError, JourneyInvalidError, MethodNotAllowedError, RateLimitError, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
+import { AppError, ArgumentError, JourneyInvalidError, knownError, MethodNotAllowedError, RateLimitError, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
 import { allowedMethods, findOperation } from './operations.ts';
 import { routes } from './routes.ts';
 import { toContractName, toServiceArgs } from './names.ts';
@@ -98,7 +98,8 @@ export class RestRouter {
   }
 
   private toAppError(error: unknown, req: RestRequest): AppError {
-    if (error instanceof AppError) return error;
+    const known = knownError(error);
+    if (known) return known;
     // The client went away mid-body: the answer goes nowhere, and nothing went wrong here.
     if (isClientGone(error)) return new AppError(400, 'CLIENT_CLOSED', 'The client closed the connection');
     this.platform.log.error({ reqId: req.requestId, err: error }, 'unexpected error');

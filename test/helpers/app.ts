@@ -68,6 +68,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     RATE_LIMIT_PER_SECOND: '0',
     RATE_LIMIT_PER_MINUTE: '0',
     AUTH_CACHE_TTL_MS: '0',
+    PLAYER_CACHE_TTL_MS: '0',
     DATA_DIR: '/nonexistent',
     PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
     // The embedded database runs on the event loop, and test files share a busy machine: a lagging

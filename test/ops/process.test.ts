@@ -1,101 +1,17 @@
 // The real service in a child process, started the way the README says: `npm start` (which builds
 // dist/ when the sources changed) and `node src/scripts/start.mjs`. Linux only (reads /proc).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
+import { alive, descendants, killSpawned, root, SERVICE_CREDENTIALS, start } from '../helpers/service-process.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const APP = 'process_test_app';
-const SECRET = 'process-test-secret-0123456789';
+const { APP, SECRET } = SERVICE_CREDENTIALS;
 const migrationCount = readdirSync(path.join(root, 'prisma', 'migrations'), { withFileTypes: true }).filter((e) => e.isDirectory()).length;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** Every process a test started, ended in afterAll should a failed test leave one behind. */
-const spawned: number[] = [];
-
-interface Service {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function start(command: string, args: string[], env: Record<string, string>): Promise<Service> {
-  const port = await freePort();
-  const child = spawn(command, args, {
-    cwd: root,
-    // Not the test runner's environment (vite sets BASE_URL, for one): what a shell would have.
-    env: {
-      PATH: process.env.PATH!,
-      HOME: process.env.HOME ?? os.tmpdir(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BOOTSTRAP_APP: APP,
-      BOOTSTRAP_SECRET: SECRET,
-      PASSWORD_HASH_COST: '4',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  spawned.push(child.pid!);
-  const deadline = Date.now() + 110_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
-    const status = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.status, () => 0);
-    if (status === 200) break;
-    if (Date.now() > deadline) throw new Error(`the service did not get ready:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, port, output: () => output, exited };
-}
-
-/** Every process below `pid` (its children, theirs, …). */
-function descendants(pid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) found.push(Number(entry), ...descendants(Number(entry)));
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return found;
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A database the service can open: a copy of the migrated template on disk, or a schema of its own. */
 let db: TestDatabase | undefined;
@@ -113,7 +29,7 @@ beforeAll(async () => {
   if (onPostgres) db = await createTestDatabase();
 });
 afterAll(async () => {
-  for (const pid of spawned.flatMap((p) => [p, ...descendants(p)])) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  killSpawned();
   await db?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });

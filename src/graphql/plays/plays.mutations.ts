@@ -47,7 +47,8 @@ builder.mutationFields((t) => ({
     type: 'PlayAnswer',
     description: 'Records (or replaces) the response to one question of the caller\'s open play.',
     args: { input: t.arg({ type: AnswerQuestionInput, required: true }) },
-    resolve: (query, _root, { input }, ctx) => plays.answerQuestion(ctx, given(input), query),
+    // The answer row is all a PlayAnswer has (it exposes no relations).
+    resolve: (_query, _root, { input }, ctx) => plays.answerQuestion(ctx, given(input)),
   }),
   finishPlay: t.prismaField({
     type: 'Play',

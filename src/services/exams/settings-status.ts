@@ -18,13 +18,14 @@ export interface RunSettings {
   freezeRound: boolean;
 }
 
+/** The run settings of an exam of the type with these stored settings (null: none stored). */
+export function runSettingsFrom(type: string, values: Prisma.JsonValue | null | undefined): RunSettings {
+  const stored = (values ?? {}) as StoredSettings;
+  return { testsPaused: false, viewResultsStart: viewResultsStartOf(type, stored) ?? null, freezeRound: stored.freezeRound ?? false };
+}
+
 export async function runSettingsOf(ctx: { db: Prisma.TransactionClient }, examIds: readonly string[]): Promise<Map<string, RunSettings>> {
   const exams = await ctx.db.exam.findMany({ where: { id: { in: [...examIds] } }, select: { id: true, type: true, settings: { select: { values: true } } } });
-  const byId = new Map(
-    exams.map((exam) => {
-      const stored = (exam.settings?.values ?? {}) as StoredSettings;
-      return [exam.id, { testsPaused: false, viewResultsStart: viewResultsStartOf(exam.type, stored) ?? null, freezeRound: stored.freezeRound ?? false }];
-    }),
-  );
+  const byId = new Map(exams.map((exam) => [exam.id, runSettingsFrom(exam.type, exam.settings?.values)]));
   return new Map(examIds.map((id) => [id, byId.get(id) ?? { testsPaused: false, viewResultsStart: null, freezeRound: false }]));
 }

@@ -1,32 +1,32 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { Context } from '../../context.ts';
-import type { Exam, Play, PlayAnswer, Prisma, QuizSet } from '../../generated/prisma/client.ts';
+import type { Exam, Play, PlayAnswer, Prisma } from '../../generated/prisma/client.ts';
 import { can, canEach } from '../../auth/policy.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
+import { ArgumentError, BusyError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { cancel, enqueue } from '../../jobs/queue.ts';
+import { cancel } from '../../jobs/queue.ts';
 import type { SystemContext } from '../../jobs/system.ts';
 import { defineTask } from '../../jobs/task.ts';
 import { unknownContent } from '../content/records.ts';
-import { quizEntries } from '../quizzes/items.service.ts';
 import type { Selection } from '../selection.ts';
 import { parseInput } from '../validation.ts';
-import { examRules, inExamPeriod, practiceRules, type PlayRules } from './exam-rules.ts';
+import { examRules, inExamPeriod, type PlayRules } from './exam-rules.ts';
 import { deriveStatus } from '../exams/status.ts';
-import { runSettingsOf } from '../exams/settings-status.ts';
 import { unknownPlay } from './play-access.ts';
 import { settlePlay } from './settle.ts';
-import { pointsMaximumOf } from './scoring.ts';
 import { announceResult } from './result-events.ts';
 import * as s from './plays.schemas.ts';
 import { unknownQuizSet } from '../quizzes/access.ts';
+import { practiceStart, type QuestionOrder } from './exam-starts.ts';
+import { claimPlay, openKeyOf, recordAnswer, type AnswerInput, type PlayScope } from './player-statements.ts';
 
 /**
  * The player: starting, answering and finishing plays for the calling (or assumed) user, and
- * grading answers that wait for a person. Every write runs in one transaction that first locks
- * the row it changes (the examinee at a start, the play otherwise), so a start cannot make two
- * attempts and an answer cannot slip in while the play finishes.
+ * grading answers that wait for a person. A start and an answer are each one conditional
+ * statement (player-statements.ts): the open play's unique key keeps a start from making two
+ * attempts, and an answer locks its play's row only for its own statement, so it cannot slip in
+ * while the play finishes. Finishing and grading lock the play in a transaction.
  */
 
 type Tx = Prisma.TransactionClient;
@@ -34,47 +34,52 @@ type Tx = Prisma.TransactionClient;
 const playError = (rule: string, code: string) => new PermissionError(rule, code);
 
 /** The rules the play follows: its exam's (with the Quiz set where the exam defers) or its Quiz set's. */
-async function rulesOf(db: Tx, play: Pick<Play, 'examId' | 'quizId'>): Promise<PlayRules> {
+async function rulesOf(ctx: Pick<Context, 'examStarts'>, db: Tx, play: Pick<Play, 'examId' | 'quizId'>): Promise<PlayRules> {
   if (play.examId) {
+    const start = await ctx.examStarts.get(db, play.examId);
+    if (start) return start.rules;
+    // An archived exam's plays still finish by its rules.
     const exam = await db.exam.findUniqueOrThrow({ where: { id: play.examId }, include: { quiz: true } });
     return (await examRules(db, [exam]))[0]!;
   }
-  return practiceRules(await db.quizSet.findUniqueOrThrow({ where: { id: play.quizId } }));
+  return (await practiceStart(db, await db.quizSet.findUniqueOrThrow({ where: { id: play.quizId } }))).rules;
 }
 
-/** Locks a play for the rest of the transaction (an answer and the finish never interleave). */
-async function lockPlay(tx: Tx, id: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM "Play" WHERE id = ${id} FOR UPDATE`;
+/** Locks a play for the rest of the transaction (an answer and the finish never interleave) and reads it. */
+async function lockedPlay(tx: Tx, id: string): Promise<Play | undefined> {
+  const [play] = await tx.$queryRaw<Play[]>`SELECT * FROM "Play" WHERE "id" = ${id} FOR UPDATE`;
+  return play;
 }
 
-/** The Quiz set's active questions (active items of active groups) in its order; shuffled once when it shuffles. */
-async function questionOrder(ctx: Context, quiz: QuizSet): Promise<string[]> {
-  const ids = (await quizEntries(ctx, quiz.id)).flatMap((e) =>
-    e.kind === 'question' && e.item.active && e.question.active && (e.group === null || e.group.active) ? [e.question.id] : [],
-  );
-  if (quiz.shuffle) {
-    for (let i = ids.length - 1; i > 0; i--) {
-      const j = randomInt(i + 1);
-      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
-    }
+/** The questions in the Quiz set's order, shuffled once for this play when the Quiz set shuffles. */
+function orderForPlay(quiz: { shuffle: boolean | null }, order: QuestionOrder): QuestionOrder {
+  if (!quiz.shuffle) return order;
+  const ids = [...order.ids];
+  const maxima = [...order.maxima];
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+    [maxima[i], maxima[j]] = [maxima[j]!, maxima[i]!];
   }
-  return ids;
+  return { ids, maxima };
 }
 
 /**
  * An exam account held by a blocking exam: during the period of an exam it is an examinee of
- * whose nonblocking is off, it may start nothing but that exam.
+ * whose nonblocking is off, it may start nothing but that exam. Other accounts are never held (no statement).
  */
-async function assertNotBlocked(ctx: Context, tx: Tx, startingExamId: string | null, now: Date): Promise<void> {
-  if (!ctx.viewer.user.generated) return;
-  const exams = await tx.exam.findMany({
+async function isBlocked(ctx: Context, startingExamId: string | null, now: Date): Promise<boolean> {
+  if (!ctx.viewer.user.generated) return false;
+  const exams = await ctx.db.exam.findMany({
     where: { archived: false, active: true, start: { lte: now }, end: { gt: now }, users: { some: { userId: ctx.viewer.user.id } }, ...(startingExamId ? { id: { not: startingExamId } } : {}) },
     include: { quiz: true },
   });
-  const rules = await examRules(tx, exams);
-  const blocking = exams.find((exam, i) => inExamPeriod(exam, now) && !rules[i]!.nonblocking);
-  if (blocking) throw playError('This exam account is held by a blocking exam during its period and may start no other play', 'EXAM_ACCOUNT_BLOCKED');
+  if (exams.length === 0) return false;
+  const rules = await examRules(ctx.db, exams);
+  return exams.some((exam, i) => inExamPeriod(exam, now) && !rules[i]!.nonblocking);
 }
+
+const blockedError = () => playError('This exam account is held by a blocking exam during its period and may start no other play', 'EXAM_ACCOUNT_BLOCKED');
 
 /** When an open play closes: pausable exams at the end of the period, others at their time limit (within the period). */
 function deadlineOf(rules: PlayRules, now: Date, exam: Exam | null): Date | null {
@@ -84,159 +89,135 @@ function deadlineOf(rules: PlayRules, now: Date, exam: Exam | null): Date | null
   return limit < exam.end ? limit : exam.end;
 }
 
-/** The open play of the user to continue (exam, or practice of a Quiz set), if its deadline has not passed; an overdue one is finished. */
-async function openPlay(ctx: Context, tx: Tx, where: Prisma.PlayWhereInput, now: Date, finished: FinishedPlays): Promise<Play | null> {
-  const open = await tx.play.findFirst({ where: { ...where, userId: ctx.viewer.user.id, status: 'open' }, orderBy: { timeStart: 'desc' } });
-  if (!open) return null;
-  await lockPlay(tx, open.id);
-  if (open.deadline && open.deadline <= now) {
-    await finishLocked(ctx, tx, open, now, finished);
-    return null;
+interface StartPlan {
+  scope: PlayScope;
+  exam: Exam | null;
+  quiz: { mode: string; shuffle: boolean | null };
+  rules: PlayRules;
+  questions: QuestionOrder;
+  round: number;
+  /** A new play may be written (the exam is ACTIVE and the account is not held elsewhere). */
+  create: boolean;
+}
+
+/**
+ * Continues the open play of the plan's scope or writes a new one. An open play past its deadline
+ * is finished first, and a questionless test finishes as it starts. Answers undefined when there
+ * is nothing to continue and nothing was written (the caller tells why).
+ */
+async function startIn(ctx: Context, plan: StartPlan, now: Date): Promise<Play | undefined> {
+  for (let round = 0; round < 3; round++) {
+    const order = plan.rules.questionless ? { ids: [], maxima: [] } : orderForPlay(plan.quiz, plan.questions);
+    const claimed = await claimPlay(
+      ctx.db,
+      plan.scope,
+      { id: newId('Play'), round: plan.round, now, questionIds: order.ids, questionMaxima: order.maxima, mode: plan.quiz.mode, roundtime: plan.rules.roundtime, deadline: deadlineOf(plan.rules, now, plan.exam) },
+      plan.create,
+      finishOverduePlay,
+    );
+    if (!claimed) {
+      // A start of the same user at the same moment won (its play is newer than this statement's view): continue that one.
+      return plan.create ? ((await ctx.db.play.findUnique({ where: { openKey: openKeyOf(plan.scope) } })) ?? undefined) : undefined;
+    }
+    const { created, ...play } = claimed;
+    const overdue = !created && play.deadline !== null && play.deadline <= now;
+    if (!overdue && !(created && plan.rules.questionless)) return play;
+    await finishOpen(ctx, play.id, now);
+    if (created) return ctx.db.play.findUniqueOrThrow({ where: { id: play.id } });
   }
-  return open;
+  return undefined;
 }
 
-async function createPlay(ctx: Context, tx: Tx, data: { exam: Exam | null; quiz: QuizSet; rules: PlayRules; round: number; attempt: number; questionIds: string[]; now: Date }): Promise<Play> {
-  const { exam, quiz, rules, now } = data;
-  const deadline = deadlineOf(rules, now, exam);
-  const play = await tx.play.create({
-    data: {
-      id: newId('Play'),
-      examId: exam?.id ?? null,
-      quizId: quiz.id,
-      userId: ctx.viewer.user.id,
-      round: data.round,
-      attempt: data.attempt,
-      timeStart: now,
-      questionIds: data.questionIds,
-      deadline,
-      positionStart: now,
-    },
-  });
-  if (deadline) await enqueue(tx, finishOverduePlay, { play: play.id }, { runAt: deadline, dedupeKey: play.id });
-  return play;
-}
-
-async function startExamPlay(ctx: Context, examId: string, now: Date): Promise<string> {
-  const exam = await ctx.db.exam.findFirst({ where: { id: examId, archived: false }, include: { quiz: true } });
-  if (!exam) throw unknownContent('exam', examId);
-  const examinee = await ctx.db.examUser.findUnique({ where: { examId_userId: { examId, userId: ctx.viewer.user.id } } });
-  if (!examinee) {
+async function startExamPlay(ctx: Context, examId: string, now: Date): Promise<Play> {
+  const start = await ctx.examStarts.get(ctx.db, examId);
+  if (!start) throw unknownContent('exam', examId);
+  const { exam, rules, run } = start;
+  const status = deriveStatus(exam, run, now);
+  const blocked = status === 'ACTIVE' && (await isBlocked(ctx, exam.id, now));
+  const scope = { examId, quizId: exam.quizId, userId: ctx.viewer.user.id };
+  const play = await startIn(ctx, { scope, exam, quiz: exam.quiz, rules, questions: start.questions, round: exam.round, create: status === 'ACTIVE' && !blocked }, now);
+  if (play) return play;
+  // Nothing to continue and nothing written: the first rule that refused, in the order they apply.
+  if (!(await ctx.db.examUser.findUnique({ where: { examId_userId: { examId, userId: ctx.viewer.user.id } } }))) {
     if (!(await can(ctx, 'exam:read', exam))) throw unknownContent('exam', examId);
     throw playError('Only examinees of the exam may start it', 'NOT_AN_EXAMINEE');
   }
-  const [rules] = await examRules(ctx.db, [exam]);
-  const run = (await runSettingsOf(ctx, [exam.id])).get(exam.id)!;
-  const questionIds = rules!.questionless ? [] : await questionOrder(ctx, exam.quiz);
-  const finished = new FinishedPlays();
-  const started = await ctx.db.$transaction(async (tx) => {
-    // One start at a time per examinee: two concurrent starts cannot make two attempts.
-    await tx.$queryRaw`SELECT "userId" FROM "ExamUser" WHERE "examId" = ${examId} AND "userId" = ${ctx.viewer.user.id} FOR UPDATE`;
-    const open = await openPlay(ctx, tx, { examId }, now, finished);
-    if (open) return open.id;
-    const status = deriveStatus(exam, run, now);
-    if (status !== 'ACTIVE') throw playError(`The exam is ${status}: new tests can be started only while it is ACTIVE`, 'EXAM_NOT_ACTIVE');
-    await assertNotBlocked(ctx, tx, exam.id, now);
-    const last = await tx.play.aggregate({ where: { examId, userId: ctx.viewer.user.id, round: exam.round }, _max: { attempt: true } });
-    const play = await createPlay(ctx, tx, { exam, quiz: exam.quiz, rules: rules!, round: exam.round, attempt: (last._max.attempt ?? 0) + 1, questionIds, now });
-    if (rules!.questionless) await finishLocked(ctx, tx, play, now, finished);
-    return play.id;
-  });
-  finished.announce(ctx);
-  return started;
+  if (status !== 'ACTIVE') throw playError(`The exam is ${status}: new tests can be started only while it is ACTIVE`, 'EXAM_NOT_ACTIVE');
+  if (blocked) throw blockedError();
+  throw new BusyError('Starts of this play kept meeting each other; try again', 1);
 }
 
-async function startPracticePlay(ctx: Context, quizId: string, now: Date): Promise<string> {
+async function startPracticePlay(ctx: Context, quizId: string, now: Date): Promise<Play> {
   const quiz = await ctx.db.quizSet.findFirst({ where: { id: quizId, archived: false } });
   if (!quiz || !(await can(ctx, 'quiz:read', quiz))) throw unknownQuizSet(quizId);
-  const questionIds = await questionOrder(ctx, quiz);
-  // Practice plays are not announced live (only exams have live dashboards), so nothing is collected.
-  return ctx.db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${ctx.viewer.user.id} FOR UPDATE`;
-    const open = await openPlay(ctx, tx, { examId: null, quizId }, now, new FinishedPlays());
-    if (open) return open.id;
-    await assertNotBlocked(ctx, tx, null, now);
-    const last = await tx.play.aggregate({ where: { examId: null, quizId, userId: ctx.viewer.user.id }, _max: { attempt: true } });
-    return (await createPlay(ctx, tx, { exam: null, quiz, rules: practiceRules(quiz), round: 1, attempt: (last._max.attempt ?? 0) + 1, questionIds, now })).id;
-  });
+  const [{ rules, questions }, blocked] = await Promise.all([practiceStart(ctx.db, quiz), isBlocked(ctx, null, now)]);
+  const scope = { examId: null, quizId, userId: ctx.viewer.user.id };
+  const play = await startIn(ctx, { scope, exam: null, quiz, rules, questions, round: 1, create: !blocked }, now);
+  if (play) return play;
+  if (blocked) throw blockedError();
+  throw new BusyError('Starts of this play kept meeting each other; try again', 1);
 }
 
 /** Starts (or continues) a play of an exam or a practice play of a Quiz set for the viewer. */
 export async function startPlay<S extends Selection<'Play'>>(ctx: Context, raw: Record<string, unknown>, query?: S): Promise<Play> {
   const input = parseInput(s.startPlay, raw);
   const now = new Date();
-  const id = input.exam !== undefined ? await startExamPlay(ctx, input.exam, now) : await startPracticePlay(ctx, input.quiz!, now);
-  return ctx.db.play.findUniqueOrThrow({ ...(query ?? {}), where: { id } });
+  const play = input.exam !== undefined ? await startExamPlay(ctx, input.exam, now) : await startPracticePlay(ctx, input.quiz!, now);
+  return selectsRelations(query) ? ctx.db.play.findUniqueOrThrow({ ...query, where: { id: play.id } }) : play;
 }
 
-/** The viewer's own play (anyone else's is unknown: the player acts only for its user). */
-async function ownPlay(ctx: Context, tx: Tx, id: string): Promise<Play> {
-  await lockPlay(tx, id);
-  const play = await tx.play.findFirst({ where: { id, userId: ctx.viewer.user.id } });
-  if (!play) throw unknownPlay(id);
-  return play;
-}
-
-function assertOpen(play: Play, now: Date): void {
-  if (play.status !== 'open') throw playError('The play is finished: it takes no more answers', 'PLAY_FINISHED');
-  if (play.deadline && play.deadline <= now) throw playError('The time limit of the play has passed: it takes no more answers', 'TIME_LIMIT_REACHED');
-}
+/** The selection asks for related records, which a play's own row does not hold. */
+const selectsRelations = (query: Selection<'Play'> | undefined) =>
+  !!query && Object.values(query).some((part) => !!part && typeof part === 'object' && Object.keys(part).length > 0);
 
 /**
  * TURNS: the question shown now. Each question has `roundtime` from when it was shown; one left
  * unanswered past it is skipped, so the current index moves on by whole roundtimes.
  */
-function turnsPosition(play: Play, rules: PlayRules, now: Date): { index: number; shownAt: Date } {
+function turnsPosition(play: Pick<Play, 'position' | 'positionStart' | 'timeStart' | 'roundtime'>, now: Date): { index: number; shownAt: Date } {
   const since = play.positionStart ?? play.timeStart;
-  if (rules.roundtime === null) return { index: play.position, shownAt: since };
-  const skipped = Math.floor((now.getTime() - since.getTime()) / (rules.roundtime * 1000));
-  return { index: play.position + skipped, shownAt: new Date(since.getTime() + skipped * rules.roundtime * 1000) };
+  if (play.roundtime === null) return { index: play.position, shownAt: since };
+  const skipped = Math.floor((now.getTime() - since.getTime()) / (play.roundtime * 1000));
+  return { index: play.position + skipped, shownAt: new Date(since.getTime() + skipped * play.roundtime * 1000) };
 }
 
-/** Records (or replaces) the response to one question of the viewer's open play. */
-export async function answerQuestion<S extends Selection<'PlayAnswer'>>(ctx: Context, raw: Record<string, unknown>, query?: S): Promise<PlayAnswer> {
-  const input = parseInput(s.answerQuestion, raw);
-  const now = new Date();
-  return ctx.db.$transaction(async (tx) => {
-    const play = await ownPlay(ctx, tx, input.play);
-    assertOpen(play, now);
-    const index = play.questionIds.indexOf(input.question);
-    if (index < 0) throw new ArgumentError('question', `is not a question of play '${play.id}'`, 'NOT_FOUND');
-    if (play.examId && ((input.hints ?? 0) > 0 || (input.solutionSteps ?? 0) > 0)) {
-      throw new ArgumentError(input.hints ? 'hints' : 'solutionSteps', 'hints and solutions are not shown in exams', 'ARGUMENT_CONFLICT');
-    }
-    const [quiz, question] = await Promise.all([
-      tx.quizSet.findUniqueOrThrow({ where: { id: play.quizId }, select: { mode: true } }),
-      tx.question.findUnique({ where: { id: input.question }, select: { type: true, data: true } }),
-    ]);
-    if (!question) throw new ArgumentError('question', `is not a question of play '${play.id}'`, 'NOT_FOUND');
-    let timeAnswer = (now.getTime() - play.timeStart.getTime()) / 1000;
-    if (quiz.mode === 'TURNS') {
-      const current = turnsPosition(play, await rulesOf(tx, play), now);
-      if (index < current.index) throw playError('TURNS mode: this question is behind the current one (answered, or its roundtime is over); there is no going back', 'QUESTION_CLOSED');
-      if (index > current.index) throw playError('TURNS mode: questions are answered in order; this one is not reached yet', 'QUESTION_NOT_REACHED');
-      timeAnswer = (now.getTime() - current.shownAt.getTime()) / 1000;
-      await tx.play.update({ where: { id: play.id }, data: { position: index + 1, positionStart: now } });
-    }
-    const data = {
-      index: index + 1,
-      response: input.response as Prisma.InputJsonValue,
-      hints: input.hints ?? 0,
-      solutionSteps: input.solutionSteps ?? 0,
-      timeAnswer: Math.round(timeAnswer * 1000) / 1000,
-      points: null,
-      pointsMaximum: pointsMaximumOf(question),
-      evaluated: false,
-      gradedById: null,
-      answeredAt: now,
-    };
-    return tx.playAnswer.upsert({
-      ...(query ?? {}),
-      where: { playId_questionId: { playId: play.id, questionId: input.question } },
-      create: { playId: play.id, questionId: input.question, ...data },
-      update: data,
-    });
-  });
+/** Why an answer was not recorded: the first rule of the player it breaks now, or undefined when it breaks none. */
+async function answerRefusal(ctx: Context, input: AnswerInput, now: Date): Promise<Error | undefined> {
+  const play = await ctx.db.play.findUnique({ where: { id: input.play } });
+  // Anyone else's play is unknown: the player acts only for its user.
+  if (!play || play.userId !== ctx.viewer.user.id) return unknownPlay(input.play);
+  if (play.status !== 'open') return playError('The play is finished: it takes no more answers', 'PLAY_FINISHED');
+  if (play.deadline && play.deadline <= now) return playError('The time limit of the play has passed: it takes no more answers', 'TIME_LIMIT_REACHED');
+  const index = play.questionIds.indexOf(input.question);
+  if (index < 0) return new ArgumentError('question', `is not a question of play '${play.id}'`, 'NOT_FOUND');
+  if (play.examId && (input.hints > 0 || input.solutionSteps > 0)) {
+    return new ArgumentError(input.hints ? 'hints' : 'solutionSteps', 'hints and solutions are not shown in exams', 'ARGUMENT_CONFLICT');
+  }
+  if (play.mode === 'TURNS') {
+    const current = turnsPosition(play, now);
+    if (index < current.index) return playError('TURNS mode: this question is behind the current one (answered, or its roundtime is over); there is no going back', 'QUESTION_CLOSED');
+    if (index > current.index) return playError('TURNS mode: questions are answered in order; this one is not reached yet', 'QUESTION_NOT_REACHED');
+  }
+  return undefined;
+}
+
+/**
+ * Records (or replaces) the response to one question of the viewer's open play: one statement
+ * when the answer is accepted, a second to tell the caller why when it is not. Sending the same
+ * answer again (a retry after a timeout) leaves one answer, the later one.
+ */
+export async function answerQuestion(ctx: Context, raw: Record<string, unknown>): Promise<PlayAnswer> {
+  const parsed = parseInput(s.answerQuestion, raw);
+  const input: AnswerInput = { ...parsed, hints: parsed.hints ?? 0, solutionSteps: parsed.solutionSteps ?? 0 };
+  for (let tries = 0; tries < 2; tries++) {
+    const now = new Date();
+    const recorded = await recordAnswer(ctx.db, ctx.viewer.user.id, input, now);
+    if (recorded) return recorded;
+    const refusal = await answerRefusal(ctx, input, now);
+    if (refusal) throw refusal;
+    // Refused by a rule that no longer holds (a TURNS question shown between the two reads): once more.
+  }
+  throw new BusyError('The play changed while the answer was written; send it again', 1);
 }
 
 /**
@@ -257,14 +238,30 @@ class FinishedPlays {
  * Finishes a locked open play: scores every answer, writes the totals, grade and success, drops
  * its timer and announces the result (webhooks, competencies) in the same transaction.
  */
-export async function finishLocked(ctx: Pick<Context, 'db'> | SystemContext, tx: Tx, play: Play, now: Date, finished: FinishedPlays): Promise<void> {
+export async function finishLocked(ctx: Pick<Context, 'examStarts'>, tx: Tx, play: Play, now: Date, finished: FinishedPlays): Promise<void> {
   const timeEnd = play.deadline && play.deadline < now ? play.deadline : now;
-  const claimed = await tx.play.updateMany({ where: { id: play.id, status: 'open' }, data: { status: 'finished', timeEnd } });
+  const claimed = await tx.play.updateMany({ where: { id: play.id, status: 'open' }, data: { status: 'finished', timeEnd, openKey: null } });
   if (claimed.count === 0) return;
   await cancel(tx, finishOverduePlay, play.id);
-  const settled = await settlePlay(tx, play.id, { score: true, rules: await rulesOf(tx, play) });
+  const settled = await settlePlay(tx, play, { score: true, rules: await rulesOf(ctx, tx, play) });
   await announceResult(tx, settled);
   finished.add(settled);
+}
+
+/** Finishes an open play (overdue, or questionless) by its rules, whoever's it is; a play finished meanwhile stays as it is. */
+async function finishOpen(ctx: Context | SystemContext, id: string, now: Date, onlyOverdue = false): Promise<void> {
+  const finished = new FinishedPlays();
+  await ctx.db.$transaction(async (tx) => {
+    const play = await lockedPlay(tx, id);
+    if (!play || play.status !== 'open') return;
+    if (onlyOverdue) {
+      if (!play.deadline) return;
+      // Claimed by the database clock a moment before this one reaches the deadline: try again shortly.
+      if (play.deadline > now) throw new Error(`play ${id} is not due until ${play.deadline.toISOString()}`);
+    }
+    await finishLocked(ctx, tx, play, now, finished);
+  });
+  finished.announce(ctx);
 }
 
 /** Finishes the viewer's open play with the answers it has. */
@@ -273,7 +270,8 @@ export async function finishPlay<S extends Selection<'Play'>>(ctx: Context, raw:
   const now = new Date();
   const finished = new FinishedPlays();
   await ctx.db.$transaction(async (tx) => {
-    const play = await ownPlay(ctx, tx, input.play);
+    const play = await lockedPlay(tx, input.play);
+    if (!play || play.userId !== ctx.viewer.user.id) throw unknownPlay(input.play);
     if (play.status !== 'open') throw playError('The play is finished already', 'PLAY_FINISHED');
     await finishLocked(ctx, tx, play, now, finished);
   });
@@ -298,14 +296,13 @@ export async function gradeAnswer<S extends Selection<'PlayAnswer'>>(ctx: Contex
   if (!allowed) throw new PermissionError(found.exam ? 'You need control permission on the exam to grade its answers' : 'You need modify permission on the Quiz set to grade its answers');
   const graded = new FinishedPlays();
   const saved = await ctx.db.$transaction(async (tx) => {
-    await lockPlay(tx, input.play);
-    const play = await tx.play.findUniqueOrThrow({ where: { id: input.play } });
+    const play = (await lockedPlay(tx, input.play))!;
     if (play.status !== 'finished') throw playError('Answers are graded once the play is finished', 'PLAY_NOT_FINISHED');
     const answer = await tx.playAnswer.findUnique({ where: { playId_questionId: { playId: play.id, questionId: input.question } } });
     if (!answer) throw new ArgumentError('question', `play '${play.id}' has no answer to it`, 'NOT_FOUND');
     if (input.points > answer.pointsMaximum) throw new ArgumentError('points', `must be at most the question's maximum, ${answer.pointsMaximum}`);
     await tx.playAnswer.update({ where: { playId_questionId: { playId: play.id, questionId: answer.questionId } }, data: { points: input.points, evaluated: true, gradedById: ctx.viewer.user.id } });
-    const settled = await settlePlay(tx, play.id, { score: false, rules: await rulesOf(tx, play) });
+    const settled = await settlePlay(tx, play, { score: false, rules: await rulesOf(ctx, tx, play) });
     graded.add(settled);
     return tx.playAnswer.findUniqueOrThrow({ ...(query ?? {}), where: { playId_questionId: { playId: play.id, questionId: answer.questionId } } });
   });
@@ -317,16 +314,6 @@ export async function gradeAnswer<S extends Selection<'PlayAnswer'>>(ctx: Contex
  * The time limit's timer: a play still open at its deadline is finished with the answers it has.
  * Enqueued with the play, so it survives restarts; finishing the play earlier drops it.
  */
-export const finishOverduePlay = defineTask('plays.finish-overdue', z.object({ play: z.string() }), async (ctx: SystemContext, { play: id }) => {
-  const finished = new FinishedPlays();
-  await ctx.db.$transaction(async (tx) => {
-    await lockPlay(tx, id);
-    const play = await tx.play.findUnique({ where: { id } });
-    const now = new Date();
-    if (!play || play.status !== 'open' || !play.deadline) return;
-    // Claimed by the database clock a moment before this one reaches the deadline: try again shortly.
-    if (play.deadline > now) throw new Error(`play ${id} is not due until ${play.deadline.toISOString()}`);
-    await finishLocked(ctx, tx, play, now, finished);
-  });
-  finished.announce(ctx);
+export const finishOverduePlay = defineTask('plays.finish-overdue', z.object({ play: z.string() }), async (ctx: SystemContext, { play }) => {
+  await finishOpen(ctx, play, new Date(), true);
 });

@@ -1,4 +1,5 @@
-import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Play, Prisma } from '../../generated/prisma/client.ts';
+import { writeScores } from './player-statements.ts';
 import { certifySettled } from '../certificates/certificates.service.ts';
 import { onPlaySettled } from '../journeys/runtime.ts';
 import { recordExamRequirements } from './competency-progress.ts';
@@ -16,8 +17,8 @@ export type SettledPlay = Prisma.PlayGetPayload<{ include: { exam: true; quiz: t
  * user's exam requirements follow, the certificate of a result that qualifies for one, and the
  * user's journeys (steps of the play's exam or Quiz set, entering one its exam starts).
  */
-export async function settlePlay(tx: Tx, playId: string, options: { score: boolean; rules: PlayRules }): Promise<SettledPlay> {
-  const play = await tx.play.findUniqueOrThrow({ where: { id: playId } });
+export async function settlePlay(tx: Tx, play: Pick<Play, 'id' | 'questionIds'>, options: { score: boolean; rules: PlayRules }): Promise<SettledPlay> {
+  const playId = play.id;
   const [questions, answers] = await Promise.all([
     tx.question.findMany({ where: { id: { in: play.questionIds } }, select: { id: true, type: true, answers: true, options: true, data: true } }),
     tx.playAnswer.findMany({ where: { playId } }),
@@ -25,6 +26,7 @@ export async function settlePlay(tx: Tx, playId: string, options: { score: boole
   const byId = new Map(questions.map((q) => [q.id, q]));
   const answerOf = new Map(answers.map((a) => [a.questionId, a]));
   const scores = [];
+  const scored = [];
   for (const questionId of play.questionIds) {
     const question = byId.get(questionId);
     // A question deleted since the start is no longer part of the result.
@@ -32,11 +34,12 @@ export async function settlePlay(tx: Tx, playId: string, options: { score: boole
     const answer = answerOf.get(questionId);
     if (options.score && answer && !answer.gradedById) {
       const score = scoreAnswer(question, answer);
-      await tx.playAnswer.update({ where: { playId_questionId: { playId, questionId } }, data: score });
+      scored.push({ questionId, ...score });
       scores.push(score);
     } else if (answer) scores.push({ points: answer.points, pointsMaximum: answer.pointsMaximum, evaluated: answer.evaluated });
     else scores.push(scoreAnswer(question, undefined));
   }
+  await writeScores(tx, playId, scored);
   const totals = totalsOf(scores);
   const preset = await gradingPresetOf(tx, options.rules);
   const { grade, successful } = totals.evaluated

@@ -29,7 +29,7 @@ const byPosition = (a: { position: number; createdAt: Date }, b: { position: num
  * The entries of each Quiz set in order: top level by position, each group followed by its
  * questions, which carry the relations `questions` asks for.
  */
-export async function entriesOf(ctx: Context, quizIds: readonly string[], questions: Selection<'Question'> = {}): Promise<QuizEntry[][]> {
+export async function entriesOf(ctx: { db: Tx }, quizIds: readonly string[], questions: Selection<'Question'> = {}): Promise<QuizEntry[][]> {
   const [groups, items] = await Promise.all([
     ctx.db.quizGroup.findMany({ where: { quizId: { in: [...quizIds] } } }),
     ctx.db.quizItem.findMany({ where: { quizId: { in: [...quizIds] } }, include: { question: questions.include || questions.select ? questions : true } }),

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { AssumeToken, User } from '../../generated/prisma/client.ts';
+import type { User } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId, randomToken } from '../../ids.ts';
 import { hashPassword, safeEqual, sha256, verifyPassword } from '../../auth/secrets.ts';
@@ -97,17 +97,4 @@ export async function revokeAssumeToken(ctx: Context, raw: Record<string, unknow
     await tx.assumeToken.update({ where: { id: record.id }, data: { revokedAt: new Date() } });
     await audit(ctx, tx, 'user.assume.revoke', record.userId);
   });
-}
-
-/** The live token for an `assume` credential, or undefined when it is unknown, revoked or expired. */
-export async function resolveAssumeToken(
-  db: Context['db'],
-  token: string,
-  ownerId: string,
-): Promise<(AssumeToken & { user: User }) | undefined> {
-  const record = await db.assumeToken.findUnique({ where: { tokenHash: sha256(token) }, include: { user: true } });
-  if (!record || record.revokedAt || record.expiresAt <= new Date() || record.issuerId !== ownerId || !record.user.enabled) {
-    return undefined;
-  }
-  return record;
 }

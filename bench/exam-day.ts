@@ -1,0 +1,147 @@
+/**
+ * Exam day: thousands of examinees of one exam start at the same moment, answer, and finish,
+ * each with its own assume token through the school's one application, against REST
+ * `GET user:me` driven by the same generator before and after, for the ratios.
+ *
+ *   npx tsx bench/exam-day.ts                                            (embedded database)
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/exam-day.ts
+ *   BENCH_EXAMINEES=10000 BENCH_QUESTIONS=4 DATABASE_URL=… npx tsx bench/exam-day.ts   (the stretch)
+ *
+ * Phases: `user:me` for BENCH_ME_SECONDS at 50 in flight; every examinee's `startPlay` at once;
+ * every answer (BENCH_QUESTIONS per examinee) at 50 in flight; every `finishPlay` at 50 in flight;
+ * `user:me` again. The generator runs in a worker thread (bench/exam-day-client.ts), so on 2 cores
+ * one serves and one loads; a call refused as SERVICE_BUSY is sent again after Retry-After and
+ * counted as a retry. Afterwards the database is checked: one play per examinee, every
+ * acknowledged answer stored, every play finished with the points its answers earn. Then one
+ * examinee more plays alone, and the SQL statements of each of its mutations are printed.
+ * Peak RSS is that of this process (service and generator together), sampled every 100 ms.
+ */
+import './production.ts';
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { sha256 } from '../src/auth/secrets.ts';
+import { newId } from '../src/ids.ts';
+import { countStatements } from '../test/helpers/sql-counter.ts';
+import type { Examinee, Phase, PhaseResult } from './exam-day-client.ts';
+import { percentile, startBenchService } from './service.ts';
+
+const EXAMINEES = Number(process.env.BENCH_EXAMINEES ?? 3000);
+const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 4);
+const ME_SECONDS = Number(process.env.BENCH_ME_SECONDS ?? 5);
+const IN_FLIGHT = 50;
+
+const load = [loadavg()[0]!];
+const service = await startBenchService();
+const db = service.platform.db;
+const integration = await db.integration.findFirstOrThrow({ where: { appId: service.admin.app } });
+const ownerId = integration.ownerId;
+let peakRss = process.memoryUsage.rss();
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
+
+// --- Seed: an exam of QUESTIONS generic questions ("yes" is right, 1 point each) and its examinees.
+const seedStart = performance.now();
+const quizId = newId('QuizSet');
+await db.quizSet.create({ data: { id: quizId, title: 'Exam day', language: 'en', ownerId } });
+const questionIds = Array.from({ length: QUESTIONS }, () => newId('Question'));
+await db.question.createMany({
+  data: questionIds.map((id, i) => ({ id, externalId: `q${i}`, scope: `folder:${ownerId}:/API`, ownerId, type: 'generic', content: `Question ${i}`, answers: ['yes'] })),
+});
+await db.quizItem.createMany({ data: questionIds.map((questionId, position) => ({ quizId, questionId, position })) });
+const examId = newId('Exam');
+const hour = 3600_000;
+await db.exam.create({ data: { id: examId, title: 'Exam day', language: 'en', quizId, ownerId, start: new Date(Date.now() - hour), end: new Date(Date.now() + 2 * hour) } });
+
+async function examinees(count: number, prefix: string): Promise<(Examinee & { userId: string })[]> {
+  const made = Array.from({ length: count }, (_, i) => ({ userId: newId('User'), token: `${randomBytes(8).toString('hex')}.${randomBytes(30).toString('hex')}`, i }));
+  for (let i = 0; i < made.length; i += 1000) {
+    const batch = made.slice(i, i + 1000);
+    await db.user.createMany({
+      data: batch.map((u) => ({ id: u.userId, username: `${prefix}${u.i}`, email: `${prefix}${u.i}@example.com`, passwordHash: '-', firstName: 'Examinee', lastName: String(u.i), fullName: `Examinee ${u.i}`, displayName: `Examinee ${u.i}`, createdById: ownerId })),
+    });
+    await db.examUser.createMany({ data: batch.map((u) => ({ examId, userId: u.userId })) });
+    await db.assumeToken.createMany({
+      data: batch.map((u) => ({ id: newId('AssumeToken'), tokenHash: sha256(u.token), userId: u.userId, issuerId: ownerId, integrationId: integration.id, expiresAt: new Date(Date.now() + 3 * hour) })),
+    });
+  }
+  return made.map(({ userId, token }) => ({ userId, token }));
+}
+const crowd = await examinees(EXAMINEES, 'examinee');
+const seedSeconds = (performance.now() - seedStart) / 1000;
+
+// --- Drive -------------------------------------------------------------------------------------
+// The worker registers tsx's loader before it imports the TypeScript generator (a worker does not inherit it).
+const client = new URL('./exam-day-client.ts', import.meta.url).href;
+const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(client)}); });`, {
+  eval: true,
+  workerData: { base: service.base, authorization: service.authorization },
+});
+const run = (phase: Phase) =>
+  new Promise<PhaseResult>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.postMessage(phase);
+  });
+
+const meBefore = await run({ kind: 'me', seconds: ME_SECONDS, inFlight: IN_FLIGHT });
+load.push(loadavg()[0]!);
+const starts = await run({ kind: 'start', examinees: crowd, exam: examId, inFlight: EXAMINEES });
+load.push(loadavg()[0]!);
+const plays = starts.answers as string[];
+// Question by question, as an exam runs; the first half of the examinees answers right.
+const answerCalls = questionIds.flatMap((question) => crowd.map((examinee, i) => ({ examinee, play: plays[i]!, question, response: i < EXAMINEES / 2 ? 'yes' : 'no' })));
+const answers = await run({ kind: 'answer', calls: answerCalls.filter((c) => c.play), inFlight: IN_FLIGHT });
+load.push(loadavg()[0]!);
+const finishes = await run({ kind: 'finish', calls: crowd.map((examinee, i) => ({ examinee, play: plays[i]! })).filter((c) => c.play), inFlight: IN_FLIGHT });
+load.push(loadavg()[0]!);
+const meAfter = await run({ kind: 'me', seconds: ME_SECONDS, inFlight: IN_FLIGHT });
+load.push(loadavg()[0]!);
+clearInterval(sampler);
+
+// --- Check what the database holds ----------------------------------------------------------------
+const stored = await db.play.groupBy({ by: ['userId'], where: { examId }, _count: { _all: true } });
+const duplicates = stored.reduce((sum, row) => sum + row._count._all - 1, 0);
+const finished = await db.play.count({ where: { examId, status: 'finished' } });
+const answersStored = await db.playAnswer.count({ where: { play: { examId } } });
+const acknowledged = answers.answers.filter((a) => a !== undefined).length;
+const wrongPoints = (finishes.answers as (number | undefined)[]).filter((points, i) => points !== undefined && points !== (i < EXAMINEES / 2 ? QUESTIONS : 0)).length;
+
+// --- Statements of one examinee's mutations, alone ---------------------------------------------------
+const [alone] = await examinees(1, 'alone');
+const gql = async (query: string, variables: Record<string, unknown>) => {
+  const response = await fetch(`${service.base}/graphql`, { method: 'POST', headers: { authorization: service.authorization, 'service-api-assume': alone!.token, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const body = (await response.json()) as { data?: any; errors?: unknown[] };
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+};
+const counter = { db: { pglite: service.pglite } } as Parameters<typeof countStatements>[0];
+await gql('{ me { id } }', {}); // the assume token looked up once, as every examinee's first call does
+const startCount = await countStatements(counter, () => gql(`mutation($exam: ID!) { startPlay(input: { exam: $exam }) { id } }`, { exam: examId }));
+const play = startCount.result.startPlay.id;
+const answerCount = await countStatements(counter, () => gql(`mutation($play: ID!, $q: ID!) { answerQuestion(input: { play: $play, question: $q, response: "yes" }) { index } }`, { play, q: questionIds[0] }));
+const finishCount = await countStatements(counter, () => gql(`mutation($play: ID!) { finishPlay(input: { play: $play }) { result { pointsCorrect } } }`, { play }));
+await worker.terminate();
+await service.close();
+
+// --- Report -----------------------------------------------------------------------------------------
+const meRate = (meBefore.calls / meBefore.seconds + meAfter.calls / meAfter.seconds) / 2;
+const rate = (r: PhaseResult) => r.calls / r.seconds;
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+const pct = (n: number) => `${((100 * n) / meRate).toFixed(1)} %`;
+const failures = (r: PhaseResult) => Object.entries(r.failures).map(([code, n]) => `${n} ${code}`).join(', ') || '0';
+const row = (name: string, r: PhaseResult, goal: string) =>
+  `| ${name} | ${r.calls.toLocaleString('en')} | ${r.seconds.toFixed(1)} s | ${rate(r).toFixed(0)}/s | ${pct(rate(r))} (${goal}) | ${ms(percentile(r.latencies, 50))} / ${ms(percentile(r.latencies, 99))} | ${failures(r)} | ${r.retries} |`;
+
+console.log(`\nExam day on ${service.database}: ${EXAMINEES.toLocaleString('en')} examinees × ${QUESTIONS} questions (${cpus().length} cores, Node ${process.version}, seeded in ${seedSeconds.toFixed(1)} s)`);
+console.log(`load average at the phases' ends: ${load.map((l) => l.toFixed(2)).join(' / ')}\n`);
+console.log('| Phase | Calls | Wall | Rate | Share of user:me | p50 / p99 | Failed | Retried (busy) |');
+console.log('|---|---|---|---|---|---|---|---|');
+console.log(`| REST user:me before, ${IN_FLIGHT} in flight | ${meBefore.calls.toLocaleString('en')} | ${meBefore.seconds.toFixed(1)} s | ${rate(meBefore).toFixed(0)}/s | | ${ms(percentile(meBefore.latencies, 50))} / ${ms(percentile(meBefore.latencies, 99))} | ${failures(meBefore)} | |`);
+console.log(row(`startPlay, all ${EXAMINEES.toLocaleString('en')} at once`, starts, 'goal 10 %'));
+console.log(row(`answerQuestion, ${IN_FLIGHT} in flight`, answers, `goal ${service.database === 'postgres' ? 25 : 20} %`));
+console.log(row(`finishPlay, ${IN_FLIGHT} in flight`, finishes, 'goal 10 %'));
+console.log(`| REST user:me after | ${meAfter.calls.toLocaleString('en')} | ${meAfter.seconds.toFixed(1)} s | ${rate(meAfter).toFixed(0)}/s | | ${ms(percentile(meAfter.latencies, 50))} / ${ms(percentile(meAfter.latencies, 99))} | ${failures(meAfter)} | |`);
+console.log(`\nChecked in the database: ${stored.length.toLocaleString('en')} examinees with a play, ${duplicates} duplicate attempts, ${finished.toLocaleString('en')} plays finished, ${answersStored.toLocaleString('en')} answers stored of ${acknowledged.toLocaleString('en')} acknowledged, ${wrongPoints} results with wrong points.`);
+console.log(`Peak RSS (service and generator): ${(peakRss / 2 ** 20).toFixed(0)} MB.`);
+console.log(`SQL statements of one examinee alone (credentials cached): startPlay ${startCount.count}, answerQuestion ${answerCount.count}, finishPlay ${finishCount.count}.`);
+if (duplicates || answersStored !== acknowledged || wrongPoints || stored.length !== EXAMINEES) process.exitCode = 1;
