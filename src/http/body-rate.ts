@@ -42,6 +42,9 @@ export function bodyRate(app: FastifyInstance, limits: { minBytesPerSecond: numb
     }, 1000);
     timer.unref();
     watched.on('close', () => clearInterval(timer));
+    // fastify's body reader listens for the refusal while it reads; once it stopped (the body was
+    // refused for its size, or the client left), a late refusal has nobody to reach.
+    watched.on('error', () => clearInterval(timer));
     // Read to its end (or the client gone): nothing left to watch.
     payload.on('end', () => clearInterval(timer));
     payload.on('close', () => clearInterval(timer));
