@@ -100,7 +100,9 @@ function operationParams(body: string): { query: string; variables?: Record<stri
     return undefined;
   }
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return undefined;
-  const { query, variables, operationName } = params as Record<string, unknown>;
+  const { query, variables, operationName, extensions } = params as Record<string, unknown>;
+  // An `extensions` that is not an object is yoga's to refuse (400), as GraphQL over HTTP has it.
+  if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) return undefined;
   if (typeof query !== 'string') return undefined;
   for (const key in params) if (!PARAMETERS.has(key)) return undefined;
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
