@@ -15,8 +15,6 @@
  * back with ExcelJS to check its rows (after the measured runs).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
@@ -42,18 +40,16 @@ const pgSchema = process.env.DATABASE_URL ? await freshPostgresSchema(process.en
 const dropSchema = async () => pgSchema?.drop();
 const databaseUrl = pgSchema?.url;
 
-const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0', BASE_URL: 'http://127.0.0.1' });
+const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0', BASE_URL: 'http://127.0.0.1',
+  // Seeding keeps the client's pooled connection idle for seconds: the server must not close it meanwhile.
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: '120000', HTTP_CONNECTION_TIMEOUT_MS: '120000' });
 const database = await openDatabase(config.database);
 await migrate(database.pglite ? { kind: 'pglite', pglite: database.pglite } : { kind: 'postgres', url: databaseUrl! });
 const platform = createPlatform({ config, db: database.prisma, log: pino({ level: 'silent' }), secretKey: loadSecretKey(config).key });
 const { generated } = await bootstrap(platform);
 const authorization = `Bearer ${generated!.app}:${generated!.secret}`;
 const app = createApp(platform, { ready: true });
-const server = createServer((req, res) => app.node(req, res));
-// Seeding keeps the client's pooled connection idle for seconds: the server must not close it meanwhile.
-server.keepAliveTimeout = 120_000;
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const base = await app.listen(0, '127.0.0.1');
 const db = platform.db;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
@@ -167,7 +163,6 @@ try {
   }
   console.log('\nchecked: each file read back with ExcelJS has a header and one row per result');
 } finally {
-  await new Promise((resolve) => server.close(resolve));
   await app.close();
   await database.close();
   await dropSchema();

@@ -87,6 +87,8 @@ async function startService() {
     BOOTSTRAP_APP: undefined,
     BOOTSTRAP_SECRET: undefined,
     MAINTENANCE: undefined,
+    // As the bare server: keep-alive connections of the load generator are not closed under it.
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
   });
   // The service's own logger, writing into a file instead of stdout.
   const logFile = path.join(dataDir, 'service.log');
@@ -98,14 +100,14 @@ async function startService() {
   if (!boot.generated) throw new Error('bootstrap did not generate credentials on an empty database');
   const served = AUTH_CACHE_MS > 0 ? { ...platform, db: withCachedCredentialLookup(platform.db, AUTH_CACHE_MS) } : platform;
   const app = createApp(served, { ready: true });
-  const { server, base } = await listen(app.node);
+  const base = await app.listen(0, '127.0.0.1');
   return {
     base,
     database: config.database.kind,
     authorization: `Bearer ${boot.generated.app}:${boot.generated.secret}`,
     logLines: () => readFileSync(logFile, 'utf8').split('\n').filter(Boolean).length,
     async close() {
-      await new Promise((resolve) => server.close(resolve));
+      app.server.server.closeAllConnections();
       await app.close();
       await database.close();
       await pgSchema?.drop();

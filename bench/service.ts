@@ -1,12 +1,11 @@
 /**
  * The service as a benchmark runs it: a temporary DATA_DIR (the embedded database), or a schema of
  * its own on the PostgreSQL server of DATABASE_URL (dropped after), migrated and bootstrapped, behind
- * its own node:http server on a free loopback port. Logs go to a file in DATA_DIR at LOG_LEVEL
+ * its own fastify server on a free loopback port. Logs go to a file in DATA_DIR at LOG_LEVEL
  * (default warn), so terminal rendering is not measured.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -15,7 +14,6 @@ import { loadSecretKey } from '../src/auth/secret-key.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { createHttpServer } from '../src/http/server.ts';
 import { createLogger } from '../src/logger.ts';
 import { createPlatform } from '../src/platform.ts';
 import { bootstrap } from '../src/services/bootstrap/bootstrap.service.ts';
@@ -57,10 +55,9 @@ export async function startBenchService(env: Record<string, string> = {}) {
   const boot = await bootstrap(platform);
   if (!boot.generated) throw new Error('bootstrap did not generate credentials on an empty database');
   const app = createApp(platform, { ready: true });
-  const server = createHttpServer(app, config, log);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = await app.listen(0, '127.0.0.1');
   return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    base,
     database: config.database.kind,
     /** The embedded database itself (undefined on PostgreSQL), for counting statements. */
     pglite: database.pglite,
@@ -68,8 +65,7 @@ export async function startBenchService(env: Record<string, string> = {}) {
     admin: boot.generated,
     authorization: `Bearer ${boot.generated.app}:${boot.generated.secret}`,
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      app.server.server.closeAllConnections();
       await app.close();
       await database.close();
       await pgSchema?.drop();

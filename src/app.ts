@@ -1,33 +1,35 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable, pipeline } from 'node:stream';
+import { Readable } from 'node:stream';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Platform } from './context.ts';
-import { RestRouter, errorResponse, type RestResponse } from './rest/router.ts';
+import { RestRouter } from './rest/router.ts';
 import { RateLimiter } from './rest/rate-limit.ts';
-import { MAX_BODY_BYTES, PayloadTooLargeError, parseBodyArgs } from './http/body.ts';
-import { AppError, knownError } from './errors.ts';
-import { healthPage, jwksPage, linkProbe, loginPage, notFound, type SimpleResponse } from './http/pages.ts';
-import { filePage } from './http/files.ts';
-import { EXPORT_PATH, exportPage } from './http/exports.ts';
-import { createGraphQLHandler, type GraphQLHandler } from './graphql/yoga.ts';
-import { requestIdFrom } from './http/request-id.ts';
-import { resultsPages } from './http/results-page.ts';
+import { createGraphQLHandler } from './graphql/yoga.ts';
 import { Health } from './http/health.ts';
 import { Metrics, type PoolStats } from './http/metrics.ts';
-import { createExtraRoutes } from './http/extra-routes.ts';
-import type { AssetResponse } from './http/asset.ts';
-import { isClientGone, readBody as readNodeBody } from './http/read-body.ts';
+import { serverOptions } from './http/server.ts';
+import { errorHandling, sendError } from './http/errors.ts';
+import { AppError } from './errors.ts';
+import { bodyRate } from './http/body-rate.ts';
+import { overload } from './http/overload.ts';
+import { limitConnectionsPerAddress } from './http/connections.ts';
+import { restAnswer, restRoutes } from './http/rest-routes.ts';
+import { graphqlRoute } from './http/graphql-route.ts';
+import { pageRoutes } from './http/page-routes.ts';
 
 export interface App {
-  /** The whole service as a fetch handler: used by tests and any fetch-based server. */
+  /** The whole service as a fetch handler (over fastify's inject(), no socket): used by tests. */
   fetch(request: Request): Promise<Response>;
-  /** The same service for node:http; REST calls skip the Request/Response round trip. */
-  node(req: IncomingMessage, res: ServerResponse): void;
+  /** The fastify instance: main.ts and tests that need real sockets listen with it. */
+  readonly server: FastifyInstance;
+  /** Listens on a port (0: any free one) and resolves with the base URL. */
+  listen(port: number, host: string): Promise<string>;
   /** Set once migrations ran and the database answers; /health reports 503 before. */
   markReady(): void;
   /** Set when a shutdown begins; /health/ready reports 503 from then on. */
   markStopping(): void;
   /** The instance's metrics (GET /metrics); workers report their jobs to it. */
   readonly metrics: Metrics;
+  /** Stops listening (requests in progress run to their end), then releases the rate limiter and live streams. */
   close(): Promise<void>;
 }
 
@@ -40,221 +42,88 @@ export interface AppOptions {
   pool?: PoolStats;
 }
 
-/** The operations pages (health, metrics) of one app. */
-interface Operations {
-  health: Health;
-  metrics: Metrics;
-}
+/** Statuses whose answers carry no body (a fetch Response refuses one). */
+const NO_BODY = new Set([101, 204, 205, 304]);
 
-/** Non-API pages shared by both adapters; undefined means "not mine". */
-async function page(platform: Platform, method: string, path: string, ops: Operations, authorization: string | null | undefined): Promise<SimpleResponse | AssetResponse | undefined> {
-  if (method !== 'GET' && method !== 'HEAD') return undefined;
-  if (path === '/health') return healthPage(platform, ops.health.started);
-  if (path === '/health/live') return ops.health.live();
-  if (path === '/health/ready') return ops.health.ready();
-  if (path === '/metrics') return ops.metrics.page(authorization ?? undefined);
-  let m = /^\/login\/([a-z0-9]{20,80})$/.exec(path);
-  // Link scanners probe with HEAD: only a GET uses up a login.
-  if (m) return method === 'GET' ? loginPage(platform, { token: m[1]! }) : linkProbe();
-  m = /^\/l\/([a-z0-9]{4,32})$/.exec(path);
-  if (m) return method === 'GET' ? loginPage(platform, { shortCode: m[1]! }) : linkProbe();
-  m = /^\/lti\/([a-z]{3}_[a-z0-9]+)\/jwks\.json$/.exec(path);
-  if (m) return jwksPage(platform, m[1]!);
-  if ((m = /^\/files\/([a-z0-9]{20,80})$/.exec(path))) return filePage(platform, m[1]!);
-  return undefined;
-}
-
+/**
+ * The service as one fastify instance: REST under /api, GraphQL at /graphql, and the pages,
+ * each a plugin of http/. Requests get their id (a safe `x-request-id` of the caller, or a new
+ * one) and every answer carries it.
+ */
 export function createApp(platform: Platform, options: AppOptions = {}): App {
   const limiter = new RateLimiter(platform.config.rateLimit);
   const metrics = new Metrics(platform, { pool: options.pool });
-  const ops: Operations = { health: new Health(platform, options.ready ?? false, options.workers), metrics };
+  const health = new Health(platform, options.ready ?? false, options.workers);
   const rest = new RestRouter(platform, limiter, (method, endpoint, status, ms) => metrics.recordRest(method, endpoint, status, ms));
-  const results = resultsPages(platform);
-  const extra = createExtraRoutes(platform, rest);
-  const graphql: GraphQLHandler = createGraphQLHandler(platform, limiter, (o) => metrics.recordGraphQL(o.operation, o.type, o.status, o.ms, o.errorCodes));
+  const graphql = createGraphQLHandler(platform, limiter, (o) => metrics.recordGraphQL(o.operation, o.type, o.status, o.ms, o.errorCodes));
 
-  async function fetchHandler(request: Request): Promise<Response> {
+  const server = Fastify({
+    ...serverOptions(platform.config, platform.log),
+    // A path fastify cannot decode (`/api/%ZZ`): under /api the REST router answers it (400 UNKNOWN_ENDPOINT, counted), elsewhere 400.
+    frameworkErrors: (_error, request, reply) =>
+      request.url === '/api' || request.url.startsWith('/api/')
+        ? restAnswer(rest, request, reply, async () => ({}))
+        : sendError(reply, new AppError(400, 'BAD_REQUEST', 'The request is not valid HTTP'), request.id),
+  });
+  server.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  errorHandling(server);
+  limitConnectionsPerAddress(server.server, platform.config.http.maxConnectionsPerAddress, platform.log);
+  void server.register(overload, platform.config.overload);
+  bodyRate(server, { minBytesPerSecond: platform.config.http.minBodyBytesPerSecond, graceMs: platform.config.http.headersTimeoutMs });
+  // Each face in a plugin of its own: its content-type parsers apply to its routes only.
+  void server.register(restRoutes, { rest });
+  void server.register(graphqlRoute, { graphql });
+  void server.register(pageRoutes, { platform, rest, health, metrics });
+  server.addHook('onClose', async () => {
+    await limiter.close();
+    await platform.live.close();
+  });
+  let closed: Promise<void> | undefined;
+
+  async function fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    // Every answer carries it, whoever produced it (REST, GraphQL, yoga, pages, 404).
-    const requestId = requestIdFrom(request.headers.get('x-request-id'));
-    const asset = extra.page(request.method, url.pathname);
-    const described = asset && (await asset);
-    if (described) return new Response(request.method === 'HEAD' ? null : described.body, { status: described.status, headers: { ...described.headers, 'x-request-id': requestId } });
-    if (extra.isMcp(url.pathname)) return extra.mcp(request);
-    if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
-      const result = await rest.handle({
-        method: request.method,
-        path: url.pathname.slice(4),
-        query: url.searchParams,
-        headers: request.headers,
-        requestId,
-        body: async () => {
-          const buffer = new Uint8Array(await request.arrayBuffer());
-          if (buffer.byteLength > MAX_BODY_BYTES) throw new PayloadTooLargeError();
-          return parseBodyArgs(request.headers.get('content-type'), buffer);
-        },
-      });
-      return new Response(result.body, { status: result.status, headers: result.headers });
-    }
-    if (url.pathname === '/graphql') {
-      if (!graphql.acceptsJson(request)) return yogaFetch(withRequestId(request, requestId), requestId);
-      const body = await request.text();
-      const call = { method: request.method, url: request.url, headers: request.headers, requestId };
-      const result = await graphql.json(call, body);
-      if (result) return new Response(result.body, { status: result.status, headers: result.headers });
-      return yogaFetch(withRequestId(new Request(request.url, { method: request.method, headers: request.headers, body }), requestId), requestId);
-    }
-    const download = isDownload(request.method, url.pathname);
-    if (download) {
-      const page = await exportPage(platform, request.method, download, requestId);
-      const headers = { ...page.headers, 'x-request-id': requestId };
-      if ('stream' in page) return new Response(Readable.toWeb(page.stream) as ReadableStream, { status: page.status, headers });
-      return new Response(request.method === 'HEAD' ? null : page.body, { status: page.status, headers });
-    }
-    const result =
-      (await results.handle({ method: request.method, path: url.pathname, forwardedFor: request.headers.get('x-forwarded-for'), body: () => request.text() })) ??
-      (await page(platform, request.method, url.pathname, ops, request.headers.get('authorization'))) ??
-      notFound();
-    return new Response(result.status === 302 || request.method === 'HEAD' ? null : result.body, {
-      status: result.status,
-      headers: { ...result.headers, 'x-request-id': requestId },
+    const headers: Record<string, string> = { host: url.host };
+    request.headers.forEach((value, name) => (headers[name] = value));
+    const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const response = await server.inject({
+      method: request.method as 'GET',
+      url: url.pathname + url.search,
+      headers,
+      payload,
+      // Streams (GraphQL subscriptions, export downloads) reach the caller as they are written.
+      payloadAsStream: true,
+      signal: request.signal,
     });
-  }
-
-  /** yoga's own answer with the request id added (its headers may be immutable: then copied). */
-  async function yogaFetch(request: Request, requestId: string): Promise<Response> {
-    const response = await graphql.fetch(request);
-    try {
-      response.headers.set('x-request-id', requestId);
-      return response;
-    } catch {
-      const headers = new Headers(response.headers);
-      headers.set('x-request-id', requestId);
-      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    const answerHeaders = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (Array.isArray(value)) for (const v of value) answerHeaders.append(name, String(v));
+      else if (value !== undefined) answerHeaders.set(name, String(value));
     }
-  }
-
-  function send(res: ServerResponse, result: RestResponse | SimpleResponse | AssetResponse, requestId: string, head = false): void {
-    // A body refused for its size or pace was not read to its end: the connection cannot be used again.
-    if (result.status === 413 || result.status === 408) res.setHeader('connection', 'close');
-    res.writeHead(result.status, { ...result.headers, 'x-request-id': requestId, 'content-length': Buffer.byteLength(result.body) });
-    res.end(head ? undefined : result.body);
-  }
-
-  const bodyLimits = { minBytesPerSecond: platform.config.http.minBodyBytesPerSecond, graceMs: platform.config.http.headersTimeoutMs };
-  const readBody = (req: IncomingMessage) => readNodeBody(req, bodyLimits);
-
-  /** The fast path when it applies; otherwise the request, its body already read or not, goes to yoga. */
-  async function graphqlNode(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
-    const headers = { get: (name: string) => req.headers[name] as string | undefined };
-    const method = req.method ?? 'GET';
-    const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-    let body: Buffer | undefined;
-    if (graphql.acceptsJson({ method, headers })) {
-      body = await readBody(req);
-      const result = await graphql.json({ method, url, headers, requestId }, body.toString('utf8'));
-      if (result) return send(res, result, requestId);
-    }
-    // yoga builds its context from the request's headers: it sees the id the answer carries.
-    req.headers['x-request-id'] = requestId;
-    if (!body) {
-      res.setHeader('x-request-id', requestId);
-      return graphql.node(req, res);
-    }
-    // Bodies are read here, within the size and rate limits, and not by yoga, which has none.
-    if (!body && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') body = await readBody(req);
-    if (!body) return graphql.node(req, res);
-    // Read already, and not a single JSON operation after all (a batch, bad JSON): yoga answers it.
-    const requestHeaders = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') requestHeaders.set(name, value);
-    const response = await graphql.fetch(new Request(url, { method, headers: requestHeaders, body: new Uint8Array(body) }));
-    res.writeHead(response.status, { ...Object.fromEntries(response.headers), 'x-request-id': requestId });
-    res.end(Buffer.from(await response.arrayBuffer()));
-  }
-
-  async function nodeHandler(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
-    const rawUrl = req.url ?? '/';
-    const q = rawUrl.indexOf('?');
-    const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const asset = extra.page(req.method ?? 'GET', pathname);
-    const described = asset && (await asset);
-    if (described) return send(res, described, requestId, req.method === 'HEAD');
-    if (extra.isMcp(pathname)) return extra.mcpNode(req, res);
-    if (pathname === '/api' || pathname.startsWith('/api/')) {
-      const headers = { get: (name: string) => req.headers[name] as string | undefined };
-      const result = await rest.handle({
-        method: req.method ?? 'GET',
-        path: pathname.slice(4),
-        query: new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1)),
-        headers,
-        requestId,
-        body: async () => parseBodyArgs(headers.get('content-type'), await readBody(req)),
-      });
-      return send(res, result, requestId);
-    }
-    if (pathname === '/graphql') return graphqlNode(req, res, requestId);
-    const download = isDownload(req.method ?? 'GET', pathname);
-    if (download) {
-      const page = await exportPage(platform, req.method ?? 'GET', download, requestId);
-      if (!('stream' in page)) return send(res, page, requestId, req.method === 'HEAD');
-      res.writeHead(page.status, { ...page.headers, 'x-request-id': requestId });
-      // A failure while writing ends the answer unfinished (the status was sent); a reader that leaves stops the writing.
-      return void pipeline(page.stream, res, (error) => {
-        if (error && !isClientGone(error)) platform.log.error({ reqId: requestId, err: error }, 'results export download failed');
-      });
-    }
-    const forwardedFor = req.headers['x-forwarded-for'] as string | undefined;
-    const resultsPage = { method: req.method ?? 'GET', path: pathname, forwardedFor, socketAddress: req.socket.remoteAddress, body: async () => (await readBody(req)).toString('utf8') };
-    const result = (await results.handle(resultsPage)) ?? (await page(platform, req.method ?? 'GET', pathname, ops, req.headers.authorization)) ?? notFound();
-    send(res, result, requestId, req.method === 'HEAD');
+    const stream = response.stream();
+    const empty = NO_BODY.has(response.statusCode) || request.method === 'HEAD';
+    if (empty) stream.resume();
+    return new Response(empty ? null : (Readable.toWeb(stream) as ReadableStream), { status: response.statusCode, headers: answerHeaders });
   }
 
   return {
-    fetch: fetchHandler,
-    node(req, res) {
-      const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
-      nodeHandler(req, res, requestId).catch((error: unknown) => {
-        // The client went away: nobody to answer, and nothing went wrong here.
-        if (isClientGone(error)) {
-          platform.log.debug({ reqId: requestId, err: error }, 'client disconnected');
-          return void res.destroy();
-        }
-        const appError = knownError(error) ?? new AppError(500, 'INTERNAL_ERROR', 'Unexpected error');
-        if (appError.status === 500) platform.log.error({ reqId: requestId, err: error }, 'unhandled request error');
-        if (res.headersSent) return void res.destroy();
-        send(res, errorResponse(appError, requestId), requestId);
-      });
+    fetch,
+    server,
+    async listen(port, host) {
+      const address = await server.listen({ port, host });
+      return address.replace('[::1]', '127.0.0.1');
     },
     markReady() {
-      ops.health.markReady();
+      health.markReady();
     },
     markStopping() {
-      ops.health.markStopping();
+      health.markStopping();
       // Live streams would hold the server's close open until the shutdown timeout.
       platform.live.endSubscriptions();
     },
     metrics,
-    async close() {
-      await limiter.close();
-      await platform.live.close();
-    },
+    close: () => (closed ??= server.close()),
   };
-}
-
-/** The token of a results export download (`GET|HEAD /exports/<token>`), or undefined. */
-function isDownload(method: string, path: string): string | undefined {
-  return method === 'GET' || method === 'HEAD' ? EXPORT_PATH.exec(path)?.[1] : undefined;
-}
-
-/** The request with `x-request-id` set to the id its answer carries (a copy when its headers are immutable). */
-function withRequestId(request: Request, requestId: string): Request {
-  if (request.headers.get('x-request-id') === requestId) return request;
-  try {
-    request.headers.set('x-request-id', requestId);
-    return request;
-  } catch {
-    const headers = new Headers(request.headers);
-    headers.set('x-request-id', requestId);
-    return new Request(request, { headers });
-  }
 }

@@ -81,14 +81,30 @@ const schema = z
     GRAPHQL_MAX_DIRECTIVES: integer(0, 10_000).default(20),
     GRAPHQL_MAX_COST: integer(1, 100_000_000).default(50_000),
     GRAPHQL_COST_PER_POINT: integer(1, 1_000_000).default(100),
+    /** A GraphQL document (the query text) larger than this many bytes is refused with 413 before it is parsed. */
+    GRAPHQL_MAX_DOCUMENT_BYTES: integer(1000, 10_000_000).default(100_000),
     /** Origins (scheme://host[:port], comma separated) whose browsers may call /graphql; none by default. */
     CORS_ORIGINS: z
       .string()
       .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
       .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s,*]+$/, 'must be origins like https://app.example.com, comma separated')))
       .optional(),
-    /** Connections (http/server.ts): the whole head of a request within this. */
+    /** Connections (http/server.ts): the whole head of a request within this (408). */
     HTTP_HEADERS_TIMEOUT_MS: integer(1000, 600_000).default(10_000),
+    /** A connection on which nothing is sent either way for this long is closed (silent clients; GraphQL streams send a ping every 12 s). */
+    HTTP_CONNECTION_TIMEOUT_MS: integer(1000, 600_000).default(20_000),
+    /** The whole request, head and body, within this (408). */
+    HTTP_REQUEST_TIMEOUT_MS: integer(1000, 3_600_000).default(300_000),
+    /** Open connections from one client address (0: no limit); the default lets a school's NAT address hold an exam of 3,000. */
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: integer(0, 1_000_000).default(10_000),
+    /** New requests are refused with 503 while the event loop's mean delay over a second is above this (0: not checked). */
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: integer(0, 60_000).default(1000),
+    /** New requests are refused with 503 while this many are in progress (0: no limit). */
+    OVERLOAD_MAX_IN_FLIGHT: integer(0, 1_000_000).default(1000),
+    /** The Retry-After of an overload refusal. */
+    OVERLOAD_RETRY_AFTER_SECONDS: integer(1, 3600).default(2),
+    /** A keep-alive connection is closed after this many requests (0: no limit). */
+    HTTP_MAX_REQUESTS_PER_SOCKET: integer(0, 1_000_000).default(1000),
     /** A body slower than this many bytes per second (after a grace of HTTP_HEADERS_TIMEOUT_MS) is cut off. */
     HTTP_MIN_BODY_BYTES_PER_SECOND: integer(0, 100_000_000).default(1024),
     /** An idle keep-alive connection is closed after this. */
@@ -111,9 +127,18 @@ export interface Config extends RawConfig {
   webhooks: { allowPrivate: boolean; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
   /** Sender of email: MAIL_FROM, or no-reply at the host of the base URL. */
   mailFrom: string;
-  graphqlLimits: { maxDepth: number; maxAliases: number; maxTokens: number; maxDirectives: number; maxCost: number; costPerPoint: number };
+  graphqlLimits: { maxDepth: number; maxAliases: number; maxTokens: number; maxDirectives: number; maxCost: number; costPerPoint: number; maxDocumentBytes: number };
   corsOrigins: string[];
-  http: { headersTimeoutMs: number; minBodyBytesPerSecond: number; keepAliveTimeoutMs: number };
+  http: {
+    headersTimeoutMs: number;
+    connectionTimeoutMs: number;
+    requestTimeoutMs: number;
+    minBodyBytesPerSecond: number;
+    keepAliveTimeoutMs: number;
+    maxRequestsPerSocket: number;
+    maxConnectionsPerAddress: number;
+  };
+  overload: { maxEventLoopDelayMs: number; maxInFlight: number; retryAfterSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -151,10 +176,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxDirectives: c.GRAPHQL_MAX_DIRECTIVES,
       maxCost: c.GRAPHQL_MAX_COST,
       costPerPoint: c.GRAPHQL_COST_PER_POINT,
+      maxDocumentBytes: c.GRAPHQL_MAX_DOCUMENT_BYTES,
     },
     corsOrigins: c.CORS_ORIGINS ?? [],
+    overload: { maxEventLoopDelayMs: c.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, maxInFlight: c.OVERLOAD_MAX_IN_FLIGHT, retryAfterSeconds: c.OVERLOAD_RETRY_AFTER_SECONDS },
     http: {
       headersTimeoutMs: c.HTTP_HEADERS_TIMEOUT_MS,
+      connectionTimeoutMs: c.HTTP_CONNECTION_TIMEOUT_MS,
+      requestTimeoutMs: c.HTTP_REQUEST_TIMEOUT_MS,
+      maxRequestsPerSocket: c.HTTP_MAX_REQUESTS_PER_SOCKET,
+      maxConnectionsPerAddress: c.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
       minBodyBytesPerSecond: c.HTTP_MIN_BODY_BYTES_PER_SECOND,
       keepAliveTimeoutMs: c.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },

@@ -7,7 +7,6 @@ import { bootstrap } from './services/bootstrap/bootstrap.service.ts';
 import { createApp, type App } from './app.ts';
 import { startWorkers } from './jobs/workers.ts';
 import { stopOnSignals } from './http/shutdown.ts';
-import { createHttpServer } from './http/server.ts';
 
 function readConfig(): Config {
   try {
@@ -45,18 +44,17 @@ if (boot.generated) {
 // Jobs report to the app's metrics; the first outcome comes after `app` is set.
 const workers = startWorkers(platform, undefined, (outcome) => app.metrics.recordJob(outcome));
 const app: App = createApp(platform, { workers, pool: database.pool });
-const server = createHttpServer(app, config, log);
-server.listen(config.PORT, config.HOST, () => {
-  log.info({ url: config.baseUrl, graphql: `${config.baseUrl}/graphql` }, 'service listening');
-  // Start-up lines are written before /health reports ready, for whoever waits on either.
-  log.flush(() => app.markReady());
-});
-
 stopOnSignals({
-  server,
+  server: app.server.server,
+  close: () => app.close(),
   log,
   timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   onStopping: () => app.markStopping(),
   workers,
-  release: [() => app.close(), () => database.close()],
+  release: [() => database.close()],
 });
+
+await app.listen(config.PORT, config.HOST);
+log.info({ url: config.baseUrl, graphql: `${config.baseUrl}/graphql` }, 'service listening');
+// Start-up lines are written before /health reports ready, for whoever waits on either.
+log.flush(() => app.markReady());

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { createLRUCache, createYoga, processRegularResult, type YogaInitialContext } from 'graphql-yoga';
 import { createContext, type CallInfo, type Context, type Platform } from '../context.ts';
@@ -16,6 +16,12 @@ import { spentByRequest, useShapeLimits } from './plugins/limits.ts';
 import { createExecute, useExecution } from './plugins/execution.ts';
 import { useCsrfPrevention, useSuggestionsForCallers } from './plugins/browser-safety.ts';
 import { rateLimitHeaders } from '../rest/rate-limit.ts';
+
+/** Whether a document is over the size limit (UTF-8 bytes; the length in characters decides most without counting). */
+const documentTooLarge = (query: string, maxBytes: number) => query.length > maxBytes || (query.length * 3 > maxBytes && Buffer.byteLength(query) > maxBytes);
+
+const documentTooLargeError = (maxBytes: number) =>
+  new GraphQLError(`The GraphQL document exceeds ${maxBytes} bytes`, { extensions: { code: 'DOCUMENT_TOO_LARGE', status: 413, http: { status: 413 } } });
 
 /** What the fast path needs of a call; `call` reaches the context factory through yoga's server context. */
 interface ServerContext {
@@ -37,7 +43,8 @@ export interface GraphQLHandler {
   json(request: GraphQLRequest, body: string): Promise<SimpleResponse | undefined>;
   /** Everything else (GraphiQL, GET, forms, batches, cross-origin calls): yoga itself. */
   fetch(request: Request): Promise<Response>;
-  node(req: IncomingMessage, res: ServerResponse): void;
+  /** yoga inside fastify, as its integration guide has it: the answer is a fetch Response fastify sends. */
+  fastify(request: FastifyRequest, reply: FastifyReply): Promise<Response>;
 }
 
 type JsonMediaType = 'application/json' | 'application/graphql-response+json';
@@ -93,7 +100,9 @@ function operationParams(body: string): { query: string; variables?: Record<stri
     return undefined;
   }
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return undefined;
-  const { query, variables, operationName } = params as Record<string, unknown>;
+  const { query, variables, operationName, extensions } = params as Record<string, unknown>;
+  // An `extensions` that is not an object is yoga's to refuse (400), as GraphQL over HTTP has it.
+  if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) return undefined;
   if (typeof query !== 'string') return undefined;
   for (const key in params) if (!PARAMETERS.has(key)) return undefined;
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
@@ -138,7 +147,12 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     );
   };
 
-  const yoga = createYoga<ServerContext & { req?: IncomingMessage; res?: ServerResponse }, Context>({
+  const maxDocumentBytes = platform.config.graphqlLimits.maxDocumentBytes;
+  /** Contexts built before parsing (credentials first), for yoga's context factory to take up. */
+  const early = new WeakMap<Request, Promise<Context>>();
+  const callOf = (request: Request): CallInfo => ({ headers: request.headers, args: queryArgs(request.url), requestId: requestIdFrom(request.headers.get('x-request-id')) });
+
+  const yoga = createYoga<ServerContext & { req?: FastifyRequest; reply?: FastifyReply }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     // Served offline, with credentials and example operations at hand (graphiql.ts).
@@ -155,6 +169,23 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
       useCsrfPrevention(),
       useSuggestionsForCallers(platform),
       {
+        /**
+         * Before the document is parsed or validated: a document over GRAPHQL_MAX_DOCUMENT_BYTES is
+         * refused (413), and the context is built, so a caller without valid credentials gets its
+         * 401 and learns nothing of the schema from parse or validation errors.
+         */
+        onParams({ request, params, setResult }) {
+          if (credentialError(request)) return undefined;
+          if (typeof params.query === 'string' && documentTooLarge(params.query, maxDocumentBytes)) {
+            return setResult({ errors: [documentTooLargeError(maxDocumentBytes)] });
+          }
+          const context = contextFor(callOf(request), params);
+          early.set(request, context);
+          return context.then(
+            () => undefined,
+            (error: unknown) => setResult({ errors: [maskErrors(error) as GraphQLError] }),
+          );
+        },
         onResponse({ request, response }) {
           for (const [name, value] of Object.entries(rateLimitHeaders(spentByRequest.get(request)))) response.headers.set(name, value);
         },
@@ -163,10 +194,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     logging: false,
     maskedErrors: { maskError: maskErrors },
     context: (initial: YogaInitialContext & ServerContext): Promise<Context> =>
-      contextFor(
-        initial.call ?? { headers: initial.request.headers, args: queryArgs(initial.request.url), requestId: requestIdFrom(initial.request.headers.get('x-request-id')) },
-        initial.params,
-      ),
+      early.get(initial.request) ?? contextFor(initial.call ?? callOf(initial.request), initial.params),
   });
   /** Query texts the fast path has seen, parsed and validated once by yoga's own pipeline. */
   const prepared = createLRUCache<DocumentNode>({ max: 1000 });
@@ -201,9 +229,10 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
       const started = performance.now();
       if (credentialError(request)) return undefined;
       const params = operationParams(body);
-      const document = params && (prepared.get(params.query) ?? prepare(request, params));
+      if (!params || documentTooLarge(params.query, maxDocumentBytes)) return undefined;
+      const document = prepared.get(params.query) ?? prepare(request, params);
       const operation = document && getOperationAST(document, params.operationName);
-      if (!params || !document || !operation || operation.operation === 'subscription') return undefined;
+      if (!document || !operation || operation.operation === 'subscription') return undefined;
       let result: ExecutionResult;
       let contextValue: Context | undefined;
       try {
@@ -231,7 +260,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     },
 
     fetch: (request) => Promise.resolve(yoga.fetch(request)),
-    node: (req, res) => void yoga(req, res),
+    fastify: (req, reply) => Promise.resolve(yoga.handleNodeRequestAndResponse(req, reply, { req, reply })),
   };
 }
 

@@ -45,3 +45,34 @@ export function decodeSegment(segment: string): string {
     return '';
   }
 }
+
+/** Whether the percent-escapes of a form component spell UTF-8 (a `%` not followed by two hex digits is taken literally, as URLSearchParams does). */
+function utf8Escapes(component: string): boolean {
+  try {
+    decodeURIComponent(component.replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A urlencoded form (or query string) read as URLSearchParams reads it, a repeated name keeping
+ * its last value, except that a name or value whose percent-escapes are not UTF-8 (such as
+ * `%ED%A0%80`, a surrogate encoded as if it were a character) carries a lone surrogate where
+ * URLSearchParams would put U+FFFD, as Python's "surrogateescape" decoding does: the input rules
+ * then refuse it, naming the argument, instead of the service storing altered text.
+ */
+export function formFields(text: string): Record<string, string> {
+  const fields = Object.fromEntries(new URLSearchParams(text));
+  if (!text.includes('%')) return fields;
+  for (const pair of text.split('&')) {
+    const eq = pair.indexOf('=');
+    if (utf8Escapes(eq < 0 ? pair : pair.slice(0, eq)) && (eq < 0 || utf8Escapes(pair.slice(eq + 1)))) continue;
+    for (const [name, value] of new URLSearchParams(pair)) {
+      delete fields[name];
+      fields[name.replaceAll('\ufffd', '\udcff')] = value.replaceAll('\ufffd', '\udcff');
+    }
+  }
+  return fields;
+}

@@ -1,19 +1,21 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Server } from 'node:http';
+import { LogController, type FastifyHttpOptions } from 'fastify';
 import type { Logger } from 'pino';
-import type { App } from '../app.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { errorResponse } from '../rest/router.ts';
-import { MAX_BODY_BYTES, PayloadTooLargeError } from './body.ts';
-import { isClientGone } from './read-body.ts';
+import { isClientGone } from './client-gone.ts';
 import { requestIdFrom } from './request-id.ts';
 
 /**
- * Node's limits on a request's head: the request line and headers together (its default; over
- * it, 431), and the time to send them (408).
+ * Node's limit on a request's head: the request line and headers together (its default; over
+ * it, 431).
  */
 export const MAX_HEADER_BYTES = 16 * 1024;
+
+/** Bodies above this size are refused with 413 (uploads of media are the largest calls). */
+export const MAX_BODY_BYTES = 25 * 1024 * 1024;
 
 /** An answer written straight to a socket the HTTP parser gave up on, with the contract's error headers. */
 function rawAnswer(error: AppError): string {
@@ -38,58 +40,44 @@ function clientErrorOf(error: NodeJS.ErrnoException): AppError {
 }
 
 /**
- * The node:http server of main.ts (and of tests that need real sockets), with the limits that
- * keep one client from holding the service:
- * - the head of a request within HTTP_HEADERS_TIMEOUT_MS (Node allows a whole request 5 minutes
- *   and its head 1 minute by default); bodies at HTTP_MIN_BODY_BYTES_PER_SECOND (read-body.ts);
- * - idle keep-alive connections closed after HTTP_KEEP_ALIVE_TIMEOUT_MS;
- * - a declared Content-Length over the body limit answered 413 before any of the body is read;
+ * fastify's server options: the limits that keep one client from holding the service.
+ * - a connection that sends or receives nothing for HTTP_CONNECTION_TIMEOUT_MS is closed (silent
+ *   clients included: Node's head timeout starts only with the first byte);
+ * - the head of a request within HTTP_HEADERS_TIMEOUT_MS, the whole request within
+ *   HTTP_REQUEST_TIMEOUT_MS (408); bodies at HTTP_MIN_BODY_BYTES_PER_SECOND (body-rate.ts);
+ * - idle keep-alive connections closed after HTTP_KEEP_ALIVE_TIMEOUT_MS, and after
+ *   HTTP_MAX_REQUESTS_PER_SOCKET requests;
+ * - bodies over 25 MiB answered 413 (fastify's body limit, a declared length before any of it is read);
  * - requests the parser refuses (headers over 16 KiB: 431; malformed: 400; too slow: 408)
- *   answered with the contract's error headers instead of Node's bare status line;
+ *   answered with the contract's error headers instead of a bare status line;
  * - clients that go away are logged at debug level, not as errors.
  */
-export function createHttpServer(app: Pick<App, 'node'>, config: Pick<Config, 'http'>, log: Logger): Server {
-  const server = createServer(
-    {
-      maxHeaderSize: MAX_HEADER_BYTES,
-      headersTimeout: config.http.headersTimeoutMs,
-      keepAliveTimeout: config.http.keepAliveTimeoutMs,
-      // Checked on this period: the timeouts above are enforced within a second of being due.
-      connectionsCheckingInterval: 1000,
+export function serverOptions(config: Pick<Config, 'http'>, log: Logger): FastifyHttpOptions<Server> {
+  const http = config.http;
+  return {
+    loggerInstance: log,
+    // The access log is the `rest call` and `graphql request` lines (and `page` for the others), with their fields.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id'] as string | undefined),
+    bodyLimit: MAX_BODY_BYTES,
+    connectionTimeout: http.connectionTimeoutMs,
+    requestTimeout: http.requestTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    maxRequestsPerSocket: http.maxRequestsPerSocket,
+    // Checked on this period: the head and request timeouts are enforced within a second of being due.
+    http: { maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: http.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    // Paths are matched as given: `/api/user:name/` is the REST router's to judge.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    // On close, idle keep-alive connections are closed at once; requests in progress run to their end.
+    forceCloseConnections: 'idle',
+    clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+      if (isClientGone(error) || !socket.writable) {
+        log.debug({ err: error }, 'client disconnected');
+        return void socket.destroy();
+      }
+      const refusal = clientErrorOf(error);
+      log.info({ code: error.code, status: refusal.status }, 'request refused by the HTTP parser');
+      socket.end(rawAnswer(refusal));
     },
-    (req: IncomingMessage, res: ServerResponse) => {
-      const declared = Number(req.headers['content-length']);
-      if (declared > MAX_BODY_BYTES) return refuseBody(req, res);
-      app.node(req, res);
-    },
-  );
-  // A client sending `Expect: 100-continue` is told before it sends the body.
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return refuseBody(req, res);
-    res.writeContinue();
-    app.node(req, res);
-  });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (isClientGone(error) || !socket.writable) {
-      log.debug({ err: error }, 'client disconnected');
-      return void socket.destroy();
-    }
-    const refusal = clientErrorOf(error);
-    log.info({ code: error.code, status: refusal.status }, 'request refused by the HTTP parser');
-    socket.end(rawAnswer(refusal));
-  });
-  return server;
-}
-
-/**
- * 413 for a body declared too large, before any of it is read. The connection closes after the
- * answer; the body already on its way is read and dropped meanwhile (briefly), so the client gets
- * the answer rather than a reset.
- */
-function refuseBody(req: IncomingMessage, res: ServerResponse): void {
-  const response = errorResponse(new PayloadTooLargeError(), requestIdFrom(req.headers['x-request-id'] as string | undefined));
-  res.writeHead(413, { ...response.headers, connection: 'close', 'content-length': Buffer.byteLength(response.body) });
-  res.end(response.body);
-  req.resume();
-  setTimeout(() => req.socket.destroy(), 2000).unref();
+  };
 }

@@ -2,7 +2,9 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 
 export interface ShutdownPlan {
+  /** The listening server, and its close (fastify's: stops listening, waits for requests in progress, then releases the app's own). */
   server: Server;
+  close(): Promise<void>;
   log: Logger;
   /** The most a stop waits for requests in progress and running jobs (SHUTDOWN_TIMEOUT_MS). */
   timeoutMs: number;
@@ -10,7 +12,7 @@ export interface ShutdownPlan {
   onStopping(): void;
   /** Background work: stops taking new jobs and finishes the ones it holds. */
   workers: { stop(): Promise<void> };
-  /** Released in this order once requests and jobs are done or the time is up (rate limiter, database). */
+  /** Released in this order once requests and jobs are done or the time is up (the database). */
   release: (() => Promise<void>)[];
 }
 
@@ -46,31 +48,34 @@ async function stop(plan: ShutdownPlan, signal: string): Promise<void> {
   plan.log.info({ signal, timeoutMs: plan.timeoutMs }, 'shutting down');
   plan.onStopping();
   const deadline = started + plan.timeoutMs;
-  const [drained, jobsDone] = await Promise.all([drain(plan.server, deadline), within(plan.workers.stop(), deadline)]);
+  const [drained, jobsDone] = await Promise.all([drain(plan, deadline), within(plan.workers.stop(), deadline)]);
   if (!drained) plan.log.warn('shutdown timeout: connections still open were closed');
   if (!jobsDone) plan.log.warn('shutdown timeout: jobs still running are left to their lease and retried elsewhere');
   for (const release of plan.release) await release();
   plan.log.info({ ms: Date.now() - started }, 'stopped');
 }
 
-/** Closes the server; true when every connection ended by itself before the deadline. */
-function drain(server: Server, deadline: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    // A keep-alive connection becomes idle when its response is done; close it then rather than
-    // wait for its keep-alive timeout.
-    const idle = setInterval(() => server.closeIdleConnections(), 50);
-    const timer = setTimeout(() => {
-      clearInterval(idle);
-      server.closeAllConnections();
-      resolve(false);
-    }, Math.max(0, deadline - Date.now()));
-    server.close(() => {
-      clearInterval(idle);
-      clearTimeout(timer);
-      resolve(true);
-    });
-    server.closeIdleConnections();
-  });
+/**
+ * fastify's close: no new connections, idle keep-alive connections closed at once, requests in
+ * progress run to their end (a request arriving on a busy keep-alive connection meanwhile gets 503).
+ * True when every connection ended by itself before the deadline; after it, the rest are cut.
+ */
+async function drain({ server, close }: Pick<ShutdownPlan, 'server' | 'close'>, deadline: number): Promise<boolean> {
+  // A keep-alive connection becomes idle when its response is done; close it then rather than
+  // wait for its keep-alive timeout.
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  let cut = false;
+  const timer = setTimeout(() => {
+    cut = true;
+    server.closeAllConnections();
+  }, Math.max(0, deadline - Date.now()));
+  try {
+    await close();
+  } finally {
+    clearInterval(idle);
+    clearTimeout(timer);
+  }
+  return !cut;
 }
 
 /** Whether `work` settled before the deadline (it goes on regardless). */

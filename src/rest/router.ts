@@ -5,13 +5,14 @@ import { routes } from './routes.ts';
 import { toContractName, toServiceArgs } from './names.ts';
 import { rateLimitHeaders, type RateLimiter, type RateLimitState } from './rate-limit.ts';
 import { assertCleanInput, decodeSegment } from '../http/input-hygiene.ts';
-import { isClientGone } from '../http/read-body.ts';
+import { isClientGone } from '../http/client-gone.ts';
 
 export interface RestRequest {
   method: string;
   /** Path below `/api`, e.g. `/v1/user:name`. */
   path: string;
-  query: URLSearchParams;
+  /** Arguments of the query string (a URLSearchParams, or pairs read by http/input-hygiene.ts's formFields). */
+  query: Iterable<[string, string]>;
   headers: { get(name: string): string | null | undefined };
   /** Arguments from the body (form or JSON), parsed by the HTTP adapter. */
   body(): Promise<Record<string, unknown>>;

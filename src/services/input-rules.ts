@@ -4,18 +4,30 @@
  * - text carries no control characters except tab, line feed and carriage return: PostgreSQL
  *   refuses NUL in text and in JSON, and none of them has a meaning in a name, an identifier or a
  *   question;
+ * - text is well-formed Unicode: a lone UTF-16 surrogate (JSON's `"\ud800"`, or invalid UTF-8 in
+ *   a percent-encoded form) cannot be stored as it is, and would otherwise be altered to U+FFFD or
+ *   refused by the database as an internal error;
  * - at most MAX_NESTING lists and objects sit inside each other: no documented value comes
  *   close, and deeper ones exhaust the call stack of JSON.stringify, zod and the database driver.
  */
 const CONTROL_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
 const ANY_CONTROL_CHARACTER = /[\x00-\x1f\x7f-\x9f]/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export const MAX_NESTING = 32;
 export const CONTROL_CHARACTER_RULE = 'must not contain control characters (tab, line feed and carriage return aside)';
 export const NESTING_RULE = `must not nest more than ${MAX_NESTING} lists and objects inside each other`;
 
+export const WELL_FORMED_RULE = 'must be well-formed Unicode text (no lone UTF-16 surrogates or invalid UTF-8)';
+
 export function hasControlCharacter(text: string): boolean {
   return CONTROL_CHARACTER.test(text);
+}
+
+/** The text rule a string breaks, if any. */
+export function textProblem(text: string): string | undefined {
+  if (CONTROL_CHARACTER.test(text)) return CONTROL_CHARACTER_RULE;
+  return text.isWellFormed() ? undefined : WELL_FORMED_RULE;
 }
 
 export interface InputProblem {
@@ -50,14 +62,17 @@ export function findInputProblem(value: unknown): InputProblem | undefined {
     const step = stack.pop()!;
     const v = step.value;
     if (typeof v === 'string') {
-      if (hasControlCharacter(v)) return { path: pathOf(step), inKey: false, rule: CONTROL_CHARACTER_RULE };
+      const rule = textProblem(v);
+      if (rule) return { path: pathOf(step), inKey: false, rule };
     } else if (v instanceof Blob) {
-      if ('name' in v && typeof v.name === 'string' && hasControlCharacter(v.name)) return { path: pathOf(step), inKey: false, rule: CONTROL_CHARACTER_RULE };
+      const rule = 'name' in v && typeof v.name === 'string' ? textProblem(v.name) : undefined;
+      if (rule) return { path: pathOf(step), inKey: false, rule };
     } else if (v !== null && typeof v === 'object') {
       if (step.depth >= MAX_NESTING) return { path: pathOf(step), inKey: false, rule: NESTING_RULE };
       const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((item, i) => [i, item]) : Object.entries(v);
       for (const [key] of entries) {
-        if (typeof key === 'string' && hasControlCharacter(key)) return { path: pathOf(step, key), inKey: true, rule: CONTROL_CHARACTER_RULE };
+        const rule = typeof key === 'string' ? textProblem(key) : undefined;
+        if (rule) return { path: pathOf(step, key as string), inKey: true, rule };
       }
       for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: step, depth: step.depth + 1 });
     }
@@ -65,7 +80,9 @@ export function findInputProblem(value: unknown): InputProblem | undefined {
   return undefined;
 }
 
-/** A name that may hold control characters, readable in a message: `\u0000` instead of the character. */
+/** A name that may hold control characters or lone surrogates, readable in a message: `\u0000` instead of the character. */
 export function printable(name: string): string {
-  return name.replace(ANY_CONTROL_CHARACTER, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const shown = name.replace(ANY_CONTROL_CHARACTER, escape);
+  return shown.isWellFormed() ? shown : shown.replace(LONE_SURROGATE, escape);
 }

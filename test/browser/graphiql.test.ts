@@ -1,6 +1,4 @@
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -14,7 +12,6 @@ const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 let t: TestApp;
-let server: Server;
 let base: string;
 let browser: Browser;
 let context: BrowserContext;
@@ -23,9 +20,7 @@ const outside: string[] = [];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
   t = await createTestApp();
-  server = createServer((req, res) => t.app.node(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await t.app.listen(0, '127.0.0.1');
   browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.route('**/*', (route) => {
@@ -37,8 +32,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  // Set-up may have failed before the server existed: then there is nothing to wait for.
-  if (server) await new Promise((resolve) => server.close(resolve));
   await t?.close();
 });
 

@@ -34,7 +34,7 @@ describe('maskError', () => {
     const auth = maskError(new AuthenticationError('MISSING_CREDENTIALS', 'Application credentials (app and secret) are required')) as GraphQLError;
     expect(auth.extensions).toEqual({ code: 'MISSING_CREDENTIALS', status: 401, http: { status: 401 } });
     const maintenance = maskError(new UnavailableError(120)) as GraphQLError;
-    expect(maintenance.extensions).toEqual({ code: 'MAINTENANCE', status: 503, http: { status: 503, headers: { 'Retry-After': '120' } } });
+    expect(maintenance.extensions).toEqual({ code: 'MAINTENANCE', status: 503, retryAfter: 120, http: { status: 503, headers: { 'Retry-After': '120' } } });
   });
 
   it('leaves errors of the operation itself to the client, but masks schema faults', () => {

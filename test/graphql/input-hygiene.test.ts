@@ -47,6 +47,16 @@ describe('control characters and nesting in GraphQL input', () => {
     await refusedInput(CREATE_ORG, { input: { title: 'Org', customFields: { ['k\u0003']: 'v' } } }, 'customFields');
   });
 
+  it('a lone UTF-16 surrogate in a variable is refused like a control character, naming the argument or innermost field', async () => {
+    const search = await refusedInput(USERS, { s: 'a\ud800b' }, 'search');
+    expect(search.message).toBe("Argument 'search': must be well-formed Unicode text (no lone UTF-16 surrogates or invalid UTF-8)");
+    await refusedInput(USERS, { s: '\udc00' }, 'search');
+    await refusedInput(CREATE_ORG, { input: { title: 'Org', customFields: { color: { shade: 'x\udbff' } } } }, 'shade');
+    // A pair is a character: accepted.
+    const pair = await t.gql(USERS, { s: 'a\ud83d\ude00' });
+    expect(pair.body.errors).toBeUndefined();
+  });
+
   it('in a literal name the argument or input field, also in lists and variable defaults', async () => {
     await refusedInput('{ users(first: 5, search: "a\\u0000") { edges { node { id } } } }', {}, 'search');
     await refusedInput('mutation { createOrganization(input: { title: "T\\u0007" }) { id } }', {}, 'title');
@@ -104,11 +114,15 @@ describe('control characters and nesting in GraphQL input', () => {
 describe('the size of a document', () => {
   it('is limited in tokens, so that deeply nested literals are a parse error and not an exhausted stack', async () => {
     const errorLog = vi.spyOn(t.platform.log, 'error');
-    for (const levels of [1000, 100_000]) {
-      const r = await t.gql(`{ users(first: 1, search: ${'['.repeat(levels)}"x"${']'.repeat(levels)}) { edges { node { id } } } }`);
+    const nested = (levels: number) => `{ users(first: 1, search: ${'['.repeat(levels)}"x"${']'.repeat(levels)}) { edges { node { id } } } }`;
+    for (const levels of [1000, 40_000]) {
+      const r = await t.gql(nested(levels));
       expect(r.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
       expect(r.body.errors?.[0]?.message).toMatch(/1500 tokens/);
     }
+    // Deeper still, the document is over 100 KB: refused before the parser sees it.
+    const huge = await t.gql(nested(100_000));
+    expect([huge.status, huge.body.errors?.[0]?.extensions?.code]).toEqual([413, 'DOCUMENT_TOO_LARGE']);
     const aliases = await t.gql(`{ ${Array.from({ length: 600 }, (_, i) => `a${i}: me { id }`).join(' ')} }`);
     expect(aliases.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
     expect(errorLog).not.toHaveBeenCalled();

@@ -102,10 +102,30 @@ describe('GraphQL limits', () => {
     await refusedBesideHealth(`{ ${Array.from({ length: 25 }, (_, i) => `a${i}: me @skip(if: false) { id }`).join(' ')} }`, 'DIRECTIVE_LIMIT_EXCEEDED');
   });
 
-  it('refuse a token-heavy operation (over 1500 tokens) and a 1 MB one', async () => {
+  it('refuse a token-heavy operation (over 1500 tokens)', async () => {
     const refused = await refusedBesideHealth(`{ me { ${'id '.repeat(2000)}} }`, 'GRAPHQL_PARSE_FAILED');
     expect(refused.body.errors![0]!.message).toMatch(/1500 tokens/);
-    await refusedBesideHealth(`{ me { ${'id '.repeat(350_000)}} }`, 'GRAPHQL_PARSE_FAILED');
+  });
+
+  it('refuse a document over 100 KB with 413 before parsing it: a small query with a 1 MB comment, with and without credentials', async () => {
+    const huge = `{ me { id } } #${'x'.repeat(1024 * 1024)}`;
+    for (const as of [user, null]) {
+      const refused = await post(huge, { as });
+      expect(refused.status).toBe(413);
+      expect(refused.body.data).toBeUndefined();
+      expect(refused.body.errors).toEqual([{ message: 'The GraphQL document exceeds 100000 bytes', extensions: { code: 'DOCUMENT_TOO_LARGE', status: 413 } }]);
+    }
+    // 99,000 bytes are read, parsed and executed.
+    const allowed = await post(`{ me { id } } #${'x'.repeat(99_000)}`);
+    expect(allowed.body).toEqual({ data: { me: { id: user.user.id } } });
+  });
+
+  it('check credentials before parsing and validating: without them, a misspelt field and a valid one get the same 401', async () => {
+    for (const query of ['{ me { idd } }', '{ me { id } }', '{ nosuchfield }', '{ me { id']) {
+      const refused = await post(query, { as: null });
+      expect(refused.status, query).toBe(401);
+      expect(refused.body).toEqual({ errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'MISSING_CREDENTIALS' }) })] });
+    }
   });
 
   it('refuse costly lists: nested connections and many aliased pages (cost over 50,000)', async () => {
@@ -135,17 +155,19 @@ describe('GraphQL limits', () => {
 });
 
 describe('what callers without credentials learn', () => {
-  it('field suggestions only for callers with valid credentials', async () => {
+  it('field suggestions only for callers with valid credentials; others get their 401 before validation', async () => {
     const withCredentials = await post('{ mee { id } }');
     expect(withCredentials.body.errors?.[0]?.message).toBe('Cannot query field "mee" on type "Query". Did you mean "me"?');
     const anonymous = await post('{ mee { id } }', { as: null });
-    expect(anonymous.body.errors?.[0]?.message).toBe('Cannot query field "mee" on type "Query".');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.errors?.[0]?.extensions?.code).toBe('MISSING_CREDENTIALS');
     const wrong = await fetch(`${http.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${user.app}:wrong-secret` },
       body: JSON.stringify({ query: '{ mee { id } }' }),
     });
-    expect(((await wrong.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe('Cannot query field "mee" on type "Query".');
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('INVALID_CREDENTIALS');
   });
 
   it('introspection needs credentials', async () => {

@@ -1,21 +1,16 @@
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { pino } from 'pino';
-import { createHttpServer } from '../../src/http/server.ts';
 import type { TestApp } from '../helpers/app.ts';
 
-/** A test app behind the service's own node:http server on a free port of 127.0.0.1. */
+/** A test app listening on a free port of 127.0.0.1 (its fastify server, as main.ts runs it). */
 export async function serve(t: TestApp): Promise<{ server: Server; url: string; close(): Promise<void> }> {
-  const server = createHttpServer(t.app, t.platform.config, pino({ level: 'silent' }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = await t.app.listen(0, '127.0.0.1');
+  const server = t.app.server.server;
   return {
     server,
     url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      server.closeAllConnections();
+      await t.app.close();
+    },
   };
 }

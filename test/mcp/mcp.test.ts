@@ -1,21 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
-let server: Server;
 let base: string;
 beforeAll(async () => {
   t = await createTestApp();
-  server = createServer((req, res) => t.app.node(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await t.app.listen(0, '127.0.0.1');
 });
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
   await t?.close();
 });
 

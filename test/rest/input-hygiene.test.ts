@@ -62,6 +62,58 @@ describe('a NUL byte in any documented argument of any operation', () => {
   });
 });
 
+describe('a lone UTF-16 surrogate in any documented argument of any operation', () => {
+  /** A urlencoded body: the probe's value as a surrogate would be percent-encoded as if it were a character (not UTF-8). */
+  const formBody = (args: Record<string, string>, probe: string) =>
+    [...Object.entries(args).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`), `${encodeURIComponent(probe)}=a%ED%A0%80b`].join('&');
+
+  it('is refused with 403 INVALID_ARGUMENT naming the argument in JSON bodies and urlencoded forms, before any database call', async () => {
+    const errorLog = vi.spyOn(t.platform.log, 'error');
+    const outcomes: string[] = [];
+    let probes = 0;
+    const { count, statements } = await countStatements(t, async () => {
+      for (const o of operations.filter(implemented)) {
+        if (o.method === 'GET') continue;
+        for (const argument of [...o.arguments, ...COMMON_ARGUMENTS]) {
+          const others = Object.fromEntries(o.arguments.filter((a) => a.required && a.name !== argument.name).map((a) => [a.name, harmless]));
+          const label = `${o.method} ${o.endpoint} ${argument.name}`;
+          probes++;
+          const json = await t.rpc(o.method, o.endpoint, { ...others, [argument.name]: 'a\ud800b' }, { encoding: 'json', version: '/v1' });
+          if (json.status !== 403 || json.code !== 'INVALID_ARGUMENT' || json.body?.error?.argument !== argument.name) outcomes.push(`${label} (JSON): ${json.status} ${json.code} ${json.body?.error?.argument}`);
+          const response = await t.app.fetch(
+            new Request(`${BASE_URL}/api/v1/${o.endpoint}`, {
+              method: o.method,
+              headers: { authorization: `Bearer ${t.admin.app}:${t.admin.secret}`, 'content-type': 'application/x-www-form-urlencoded' },
+              body: formBody(others, argument.name),
+            }),
+          );
+          const form = (await response.json()) as { error?: { code: string; argument?: string } };
+          if (response.status !== 403 || form.error?.code !== 'INVALID_ARGUMENT' || form.error?.argument !== argument.name) {
+            outcomes.push(`${label} (form): ${response.status} ${form.error?.code} ${form.error?.argument}`);
+          }
+        }
+      }
+    });
+    expect(outcomes).toEqual([]);
+    expect(probes).toBeGreaterThan(500);
+    expect(count, statements.join('\n')).toBe(0);
+    expect(errorLog).not.toHaveBeenCalled();
+    errorLog.mockRestore();
+  });
+
+  it('in the query string of a GET, and in JSON text inside an argument, is refused naming the argument', async () => {
+    const r = await t.app.fetch(new Request(`${BASE_URL}/api/user:search?query=a%ED%B0%80`, { headers: { authorization: `Bearer ${t.admin.app}:${t.admin.secret}` } }));
+    expect(r.status).toBe(403);
+    expect(((await r.json()) as { error: { argument: string; message: string } }).error).toMatchObject({
+      argument: 'query',
+      message: "Argument 'query': must be well-formed Unicode text (no lone UTF-16 surrogates or invalid UTF-8)",
+    });
+    const org = (await t.rpc('POST', 'organization', { title: 'Surrogates' })).body.organization as string;
+    const hook = await t.rpc('POST', 'organization:webhook', { organization: org, title: 'S', trigger_event: 'api', endpoint: 'https://hooks.example.com/in', extra_data: '{"note":"a\\ud800b"}' });
+    expectError(hook, 403, 'INVALID_ARGUMENT', 'extra_data');
+  });
+});
+
 describe('control characters', () => {
   it('are refused wherever they sit in text: every C0 character but tab, line feed and carriage return, DEL and C1', async () => {
     for (const c of ['\u0001', '\u0008', '\u000b', '\u000c', '\u001b', '\u001f', '\u007f', '\u0085', '\u009f']) {

@@ -1,6 +1,6 @@
 import { GraphQLError, Kind, BREAK, parse, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type ValueNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, printable } from '../../services/input-rules.ts';
+import { CONTROL_CHARACTER_RULE, findInputProblem, printable, textProblem } from '../../services/input-rules.ts';
 import { uncleanHeader } from '../../http/input-hygiene.ts';
 import type { HeaderReader } from '../../auth/authenticate.ts';
 import { cursorError, pagingUsage, pagingVariableError, type PagingUsage } from './paging-arguments.ts';
@@ -83,7 +83,8 @@ export function credentialError(request: { headers: HeaderReader; url: string })
   if (header) return badInput(header);
   if (!request.url.includes('?')) return undefined;
   for (const [key, value] of new URL(request.url).searchParams) {
-    if (hasControlCharacter(key) || hasControlCharacter(value)) return badInput(printable(key));
+    const rule = textProblem(key) ?? textProblem(value);
+    if (rule) return badInput(printable(key), undefined, rule);
   }
   return undefined;
 }
@@ -117,7 +118,10 @@ function fedArguments(document: DocumentNode): Map<string, string> {
 function valueError(value: ValueNode, name: string): GraphQLError | undefined {
   switch (value.kind) {
     case Kind.STRING:
-      return hasControlCharacter(value.value) ? badInput(name, value) : undefined;
+    {
+      const rule = textProblem(value.value);
+      return rule ? badInput(name, value, rule) : undefined;
+    }
     case Kind.LIST:
       return value.values.reduce<GraphQLError | undefined>((found, v) => found ?? valueError(v, name), undefined);
     case Kind.OBJECT:

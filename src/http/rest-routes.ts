@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { AppError, ArgumentError } from '../errors.ts';
+import type { RestRouter } from '../rest/router.ts';
+import { MAX_BODY_BYTES } from './server.ts';
+import { PayloadTooLargeError } from './errors.ts';
+import { formFields } from './input-hygiene.ts';
+
+/** A body that could not be parsed: the router asks for the body only after routing, so the refusal waits for it. */
+class Unparsable {
+  constructor(readonly error: AppError) {}
+}
+
+const invalidJson = new Unparsable(new ArgumentError('body', 'is not valid JSON', 'INVALID_BODY'));
+const notAnObject = new Unparsable(new ArgumentError('body', 'must be a JSON object of arguments', 'INVALID_BODY'));
+const invalidForm = () => new ArgumentError('body', 'is not a valid multipart form', 'INVALID_BODY');
+
+
+/** Multipart fields are text and files are File objects (services read their name and type). */
+async function multipartArgs(request: FastifyRequest): Promise<Record<string, unknown>> {
+  const args: Record<string, unknown> = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.file.truncated) throw new PayloadTooLargeError();
+        args[part.fieldname] = new File([new Uint8Array(data)], part.filename, { type: part.mimetype });
+      } else {
+        if (part.valueTruncated) throw new PayloadTooLargeError();
+        args[part.fieldname] = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if ((error as { statusCode?: number }).statusCode === 413) throw new PayloadTooLargeError();
+    throw invalidForm();
+  }
+  return args;
+}
+
+/** The arguments of a request's body: urlencoded and multipart forms as text, a JSON object with its native types. */
+async function bodyArgs(request: FastifyRequest): Promise<Record<string, unknown>> {
+  if (request.isMultipart()) return multipartArgs(request);
+  const body = request.body;
+  if (body instanceof Unparsable) throw body.error;
+  return (body as Record<string, unknown> | undefined) ?? {};
+}
+
+/** The REST router's answer to a request under /api, sent. */
+export async function restAnswer(rest: RestRouter, request: FastifyRequest, reply: FastifyReply, body: () => Promise<Record<string, unknown>>): Promise<FastifyReply> {
+  const url = request.url;
+  const q = url.indexOf('?');
+  const pathname = q < 0 ? url : url.slice(0, q);
+  const headers = request.headers;
+  const result = await rest.handle({
+    method: request.method,
+    path: pathname.slice(4),
+    query: q < 0 ? [] : Object.entries(formFields(url.slice(q + 1))),
+    headers: { get: (name: string) => headers[name] as string | undefined },
+    requestId: request.id,
+    body,
+  });
+  return reply.code(result.status).headers(result.headers).send(result.body);
+}
+
+/**
+ * The REST face: every method on `/api` and below goes to the router (rest/router.ts), which
+ * answers unknown endpoints (400), methods (405 with Allow) and versions (406) itself. Bodies are
+ * parsed by fastify: urlencoded forms by @fastify/formbody, multipart by @fastify/multipart, JSON
+ * here; a body without a known type is read as a urlencoded form (curl -d sends one).
+ */
+export async function restRoutes(app: FastifyInstance, options: { rest: RestRouter }): Promise<void> {
+  const { rest } = options;
+  await app.register(formbody, { parser: formFields, bodyLimit: MAX_BODY_BYTES });
+  await app.register(multipart, {
+    limits: { fieldSize: MAX_BODY_BYTES, fileSize: MAX_BODY_BYTES, fields: 10_000, files: 100, parts: 10_000 },
+    isPartAFile: (_field, _type, filename) => filename !== undefined,
+  });
+  app.removeContentTypeParser(['application/json']);
+  const json = (_request: FastifyRequest, text: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
+    if (text.length === 0) return done(null, {});
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text as string);
+    } catch {
+      return done(null, invalidJson);
+    }
+    done(null, parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) ? notAnObject : parsed);
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, json);
+  app.addContentTypeParser(/^[\w.+-]+\/[\w.+-]+\+json$/i, { parseAs: 'string' }, json);
+  app.removeContentTypeParser(['text/plain']);
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, formFields(text as unknown as string)));
+
+  const handler = (request: FastifyRequest, reply: FastifyReply) => restAnswer(rest, request, reply, () => bodyArgs(request));
+  app.all('/api', handler);
+  app.all('/api/*', handler);
+}
