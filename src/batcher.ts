@@ -13,9 +13,9 @@ export interface BatcherOptions<I> {
 }
 
 /**
- * Runs work as the database can take it (a group commit): an item that arrives while fewer than
- * `concurrency` batches are in progress runs at once, alone; items that arrive meanwhile wait and
- * then run together, in one batch. When thousands of calls arrive at once, each statement carries
+ * Runs work as the database can take it (a group commit): items that arrive in one turn of the
+ * event loop, or while `concurrency` batches are in progress, run together in one batch; an item
+ * that arrives alone runs alone, one turn later. When thousands of calls arrive at once, each statement carries
  * many items instead of one, which is what lets the database keep up; a quiet caller waits for
  * nothing. A batch that fails is run again item by item, so an item the database refuses fails
  * alone.
@@ -33,6 +33,22 @@ export class Batcher<I, O> {
   add(item: I): Promise<O> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private scheduled = false;
+
+  /**
+   * Runs what waits after the requests the event loop has already read: the embedded database
+   * works on this thread, so a statement started at once would be done before the next request is
+   * even parsed, and nothing would ever be written together.
+   */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
       this.pump();
     });
   }
@@ -43,7 +59,7 @@ export class Batcher<I, O> {
       this.running++;
       void this.flush(batch).finally(() => {
         this.running--;
-        this.pump();
+        this.schedule();
       });
     }
   }
