@@ -15,10 +15,12 @@ function sources(dir = join(ROOT, 'src')): { file: string; text: string }[] {
   });
 }
 
-/** UPPER_SNAKE literals that are not error codes: configuration variables and an internal reason. */
+/** UPPER_SNAKE literals that are not error codes: configuration variables, an internal reason, Node's codes and enum values. */
 const NOT_ERROR_CODES = new Set(['SECRET_KEY', 'DATA_DIR', 'BOOTSTRAP_SECRET', 'NON_PUBLIC', 'PG_VERSION',
   // Node's own error codes, read (not answered) by the HTTP layer.
-  'ERR_STREAM_PREMATURE_CLOSE', 'HPE_HEADER_OVERFLOW', 'ERR_HTTP_REQUEST_TIMEOUT', 'HPE_HEADERS_TIMEOUT']);
+  'ERR_STREAM_PREMATURE_CLOSE', 'HPE_HEADER_OVERFLOW', 'ERR_HTTP_REQUEST_TIMEOUT', 'HPE_HEADERS_TIMEOUT',
+  // The flags item analysis puts on a question (GraphQL enum values).
+  'VERY_EASY', 'VERY_HARD', 'POOR_DISCRIMINATION', 'NEGATIVE_DISCRIMINATION']);
 
 const all = sources().filter((s) => s.file !== join('src', 'error-codes.ts'));
 const catalogued = new Map(ERROR_CODES.map((e) => [e.code, e]));
