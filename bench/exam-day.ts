@@ -89,10 +89,12 @@ const starts = await run({ kind: 'start', examinees: crowd, exam: examId, inFlig
 load.push(loadavg()[0]!);
 const plays = starts.answers as string[];
 // Question by question, as an exam runs; the first half of the examinees answers right.
-const answerCalls = questionIds.flatMap((question) => crowd.map((examinee, i) => ({ examinee, play: plays[i]!, question, response: i < EXAMINEES / 2 ? 'yes' : 'no' })));
-const answers = await run({ kind: 'answer', calls: answerCalls.filter((c) => c.play), inFlight: IN_FLIGHT });
+// Examinees whose start failed (counted above) have nothing to answer or finish.
+const started = crowd.flatMap((examinee, i) => (plays[i] ? [{ examinee, play: plays[i]!, right: i < EXAMINEES / 2 }] : []));
+const answerCalls = questionIds.flatMap((question) => started.map(({ examinee, play, right }) => ({ examinee, play, question, response: right ? 'yes' : 'no' })));
+const answers = await run({ kind: 'answer', calls: answerCalls, inFlight: IN_FLIGHT });
 load.push(loadavg()[0]!);
-const finishes = await run({ kind: 'finish', calls: crowd.map((examinee, i) => ({ examinee, play: plays[i]! })).filter((c) => c.play), inFlight: IN_FLIGHT });
+const finishes = await run({ kind: 'finish', calls: started.map(({ examinee, play }) => ({ examinee, play })), inFlight: IN_FLIGHT });
 load.push(loadavg()[0]!);
 const meAfter = await run({ kind: 'me', seconds: ME_SECONDS, inFlight: IN_FLIGHT });
 load.push(loadavg()[0]!);
@@ -104,7 +106,7 @@ const duplicates = stored.reduce((sum, row) => sum + row._count._all - 1, 0);
 const finished = await db.play.count({ where: { examId, status: 'finished' } });
 const answersStored = await db.playAnswer.count({ where: { play: { examId } } });
 const acknowledged = answers.answers.filter((a) => a !== undefined).length;
-const wrongPoints = (finishes.answers as (number | undefined)[]).filter((points, i) => points !== undefined && points !== (i < EXAMINEES / 2 ? QUESTIONS : 0)).length;
+const wrongPoints = (finishes.answers as (number | undefined)[]).filter((points, i) => points !== undefined && points !== (started[i]!.right ? QUESTIONS : 0)).length;
 
 // --- Statements of one examinee's mutations, alone ---------------------------------------------------
 const [alone] = await examinees(1, 'alone');
