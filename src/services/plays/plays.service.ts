@@ -80,6 +80,9 @@ async function isBlocked(ctx: Context, startingExamId: string | null, now: Date)
   return exams.some((exam, i) => inExamPeriod(exam, now) && !rules[i]!.nonblocking);
 }
 
+/** Starts of one user kept meeting each other (each found the play of another gone): the caller may send it again. */
+const startsCollided = () => new BusyError('Starts of this play kept meeting each other; try again', 1);
+
 const blockedError = () => playError('This exam account is held by a blocking exam during its period and may start no other play', 'EXAM_ACCOUNT_BLOCKED');
 
 /** When an open play closes: pausable exams at the end of the period, others at their time limit (within the period). */
@@ -107,7 +110,7 @@ interface StartPlan {
  * is nothing to continue and nothing was written (the caller tells why).
  */
 async function startIn(ctx: Context, plan: StartPlan, now: Date): Promise<Play | undefined> {
-  for (let round = 0; round < 3; round++) {
+  for (let tries = 0; tries < 3; tries++) {
     const order = plan.rules.questionless ? { ids: [], maxima: [] } : orderForPlay(plan.quiz, plan.questions);
     const claimed = await ctx.claims.add({
       scope: plan.scope,
@@ -143,7 +146,7 @@ async function startExamPlay(ctx: Context, examId: string, now: Date): Promise<P
   }
   if (status !== 'ACTIVE') throw playError(`The exam is ${status}: new tests can be started only while it is ACTIVE`, 'EXAM_NOT_ACTIVE');
   if (blocked) throw blockedError();
-  throw new BusyError('Starts of this play kept meeting each other; try again', 1);
+  throw startsCollided();
 }
 
 async function startPracticePlay(ctx: Context, quizId: string, now: Date): Promise<Play> {
@@ -154,7 +157,7 @@ async function startPracticePlay(ctx: Context, quizId: string, now: Date): Promi
   const play = await startIn(ctx, { scope, exam: null, quiz, rules, questions, round: 1, create: !blocked }, now);
   if (play) return play;
   if (blocked) throw blockedError();
-  throw new BusyError('Starts of this play kept meeting each other; try again', 1);
+  throw startsCollided();
 }
 
 /** Starts (or continues) a play of an exam or a practice play of a Quiz set for the viewer. */
