@@ -161,7 +161,8 @@ describe('reading classes', () => {
     const seen = await createClass(director, { title: 'Director class' });
     const unseen = await createClass(stranger, { title: 'Stranger class', organization: null });
     await ok(t, AddClassMembersDocument, { class: seen.id, users: [bob.user.id] }, { as: director });
-    await ok(t, AddClassMembersDocument, { class: unseen.id, users: [bob.user.id], expiresInDays: 1 }, { as: stranger });
+    // bob is unknown to the stranger, who could not enrol it: the membership is written directly.
+    await t.db.prisma.classMember.create({ data: { classId: unseen.id, userId: bob.user.id, approved: true, expiresAt: new Date(Date.now() + 86_400_000) } });
     const byDirector = await ok(t, UserClassesDocument, { id: bob.user.id }, { as: director });
     expect(byDirector.user.classes.map((m) => m.class.id)).not.toContain(unseen.id);
     expect(byDirector.user.classes.find((m) => m.class.id === seen.id)).toEqual({
@@ -280,6 +281,7 @@ describe('assignments and submissions', () => {
     await ok(t, UpdateClassAssignmentDocument, { input: { assignment: task.id, active: false } }, { as: teacher });
     expect(await statusOf(ann)).toBe('GRADED');
     const fresh = await t.newCaller('latecomer', { createdBy: director });
+    await t.db.prisma.organizationMember.create({ data: { organizationId: orgId, userId: fresh.user.id } });
     await ok(t, AddClassMembersDocument, { class: cls.id, users: [fresh.user.id] }, { as: teacher });
     expect(await statusOf(fresh)).toBe('INACTIVE');
 
@@ -319,7 +321,7 @@ describe('SQL statements', () => {
     const page = async (members: number, assignments: number) => {
       const cls = await createClass(teacher);
       const users = [];
-      for (let i = 0; i < members; i++) users.push((await t.newCaller(`pagemember${++seq}`, { createdBy: director })).user.id);
+      for (let i = 0; i < members; i++) users.push((await t.newCaller(`pagemember${++seq}`, { createdBy: teacher })).user.id);
       await ok(t, AddClassMembersDocument, { class: cls.id, users }, { as: teacher });
       for (let i = 0; i < assignments; i++) await createAssignment(teacher, cls.id);
       return countStatements(t, () => ok(t, ClassPageDocument, { id: cls.id, members: 100 }, { as: teacher }));

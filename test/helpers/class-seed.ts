@@ -13,7 +13,8 @@ export interface ClassCast {
 
 /**
  * The people of the class tests: a director owning an organization with a teacher and a plain
- * member, a stranger outside it, and two users the director manages.
+ * member, a stranger outside it, and two users the director manages, members of the organization
+ * (its teachers enrol them in its classes).
  */
 export async function seedClassCast(t: TestApp): Promise<ClassCast> {
   const director = await t.newCaller('director');
@@ -28,6 +29,8 @@ export async function seedClassCast(t: TestApp): Promise<ClassCast> {
     data: [
       { organizationId: orgId, userId: teacher.user.id, permOrganization: 'teacher' },
       { organizationId: orgId, userId: plain.user.id, permOrganization: 'member' },
+      { organizationId: orgId, userId: ann.user.id },
+      { organizationId: orgId, userId: bob.user.id },
     ],
   });
   return { director, teacher, plain, stranger, ann, bob, orgId };

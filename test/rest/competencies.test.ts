@@ -180,9 +180,11 @@ describe('GET organization:competency:requirements', () => {
     expect([missing.status, missing.code, missing.body.error.argument]).toEqual([403, 'MISSING_ARGUMENT', 'competency']);
   });
 
-  it('refuses callers outside the organization', async () => {
+  it('answers callers outside the organization as for a competency of nothing', async () => {
     const r = await t.rpc('GET', 'organization:competency:requirements', { competency: onboarding.id }, { as: outsider });
-    expect([r.status, r.code]).toEqual([403, 'PERMISSION_DENIED']);
+    const none = await t.rpc('GET', 'organization:competency:requirements', { competency: 'cmp_nothing' }, { as: outsider });
+    expect([r.status, r.code, r.body.error.argument]).toEqual([403, 'NOT_FOUND', 'competency']);
+    expect(r.error!.replace(onboarding.id, 'cmp_nothing')).toBe(none.error);
   });
 });
 

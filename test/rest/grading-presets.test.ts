@@ -298,8 +298,9 @@ describe('PATCH quiz:grading-preset', () => {
     await refused(t, () => t.rpc('PATCH', 'quiz:grading-preset', { preset: orgPreset, title: 'x' }, { as: me }), 403, 'PRESET_READ_ONLY');
     const other = await t.newCaller('patch-other');
     const theirs = await newPreset(other);
-    await refused(t, () => t.rpc('PATCH', 'quiz:grading-preset', { preset: theirs, title: 'x' }, { as: me }), 403, 'PERMISSION_DENIED');
-    expectError(await t.rpc('GET', 'quiz:grading-preset', { preset: theirs }, { as: me }), 403, 'PERMISSION_DENIED');
+    // Another user's preset is unknown to the caller, as a preset of nothing.
+    await refused(t, () => t.rpc('PATCH', 'quiz:grading-preset', { preset: theirs, title: 'x' }, { as: me }), 403, 'NOT_FOUND', 'preset');
+    expectError(await t.rpc('GET', 'quiz:grading-preset', { preset: theirs }, { as: me }), 403, 'NOT_FOUND', 'preset');
     await refused(t, () => t.rpc('PATCH', 'quiz:grading-preset', { preset: 'gp_nothing', title: 'x' }, { as: me }), 403, 'NOT_FOUND', 'preset');
     // Instance administrators read and change any custom preset.
     expect((await ok(t, 'PATCH', 'quiz:grading-preset', { preset: theirs, title: 'Fixed' }, t.admin)).own).toBe(false);
@@ -362,7 +363,7 @@ describe('DELETE quiz:grading-preset', () => {
     const other = await t.newCaller('delete-other');
     const theirs = await newPreset(other);
     const me = await t.newCaller('delete-stranger');
-    await refused(t, () => t.rpc('DELETE', 'quiz:grading-preset', { preset: theirs }, { as: me }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('DELETE', 'quiz:grading-preset', { preset: theirs }, { as: me }), 403, 'NOT_FOUND', 'preset');
   });
 });
 

@@ -194,6 +194,9 @@ describe('POST integration', () => {
       const administered = await newOrganization('Administered');
       await addMember(administered, owner.user.id, 'admin');
       const foreign = await newOrganization('Foreign');
+      // A plain member sees the organization: it is told that it is not its own.
+      await addMember(foreign, owner.user.id, 'member');
+      const hidden = await newOrganization('Hidden');
       const count = () => t.db.prisma.integration.count({ where: { ownerId: owner.user.id } });
 
       expect((await row(await create(owner, { title: 'a', organization: owned }))).organizationId).toBe(owned);
@@ -202,6 +205,8 @@ describe('POST integration', () => {
       const before = await count();
       expectError(await t.rpc('POST', 'integration', { title: 'd', organization: foreign }, { as: owner }), 403, 'NOT_OWN_ORGANIZATION', 'organization');
       expectError(await t.rpc('POST', 'integration', { title: 'e', organization: 'org_nonexistent' }, { as: owner }), 403, 'NOT_FOUND', 'organization');
+      // One it may not view is unknown.
+      expectError(await t.rpc('POST', 'integration', { title: 'f', organization: hidden }, { as: owner }), 403, 'NOT_FOUND', 'organization');
       expect(await count()).toBe(before);
     });
 
@@ -286,9 +291,12 @@ describe('PATCH integration', () => {
     const owner = await t.newCaller('patch-org-refused');
     const mine = await newOrganization('Mine', owner.user.id);
     const foreign = await newOrganization('Not mine');
+    await addMember(foreign, owner.user.id, 'member');
+    const hidden = await newOrganization('Hidden');
     const id = await create(owner, { title: 'Stay', organization: mine });
     expectError(await t.rpc('PATCH', 'integration', { integration: id, active: 'false', organization: foreign }, { as: owner }), 403, 'NOT_OWN_ORGANIZATION', 'organization');
     expectError(await t.rpc('PATCH', 'integration', { integration: id, active: 'false', organization: 'org_nonexistent' }, { as: owner }), 403, 'NOT_FOUND', 'organization');
+    expectError(await t.rpc('PATCH', 'integration', { integration: id, active: 'false', organization: hidden }, { as: owner }), 403, 'NOT_FOUND', 'organization');
     expect(await row(id)).toMatchObject({ active: true, organizationId: mine });
   });
 

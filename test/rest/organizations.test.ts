@@ -240,7 +240,8 @@ describe('organization:members', () => {
     // Nor may it change or remove a member above it, or add a user it does not manage.
     await refused(t, () => t.rpc('POST', 'organization:members', { organization: o, users: dan.user.id }, { as: ann }), 403, 'PERMISSION_DENIED');
     await refused(t, () => t.rpc('DELETE', 'organization:members', { organization: o, users: dan.user.id }, { as: ann }), 403, 'PERMISSION_DENIED');
-    await refused(t, () => t.rpc('POST', 'organization:members', { organization: o, users: outsider.user.id }, { as: ann }), 403, 'PERMISSION_DENIED');
+    // A user it may neither read nor see as a member is unknown to it.
+    await refused(t, () => t.rpc('POST', 'organization:members', { organization: o, users: outsider.user.id }, { as: ann }), 403, 'NOT_FOUND', 'users');
     // The owner adds anyone it may read; an organization admin changes any member.
     await addMembers(t, dan, o, [ben.user.id], { permission_organization: 'reporter' });
     expect(await membership(o, ben.user.id)).toMatchObject({ permOrganization: 'reporter' });
@@ -382,7 +383,8 @@ describe('user:organizations', () => {
   });
 
   it('shows a user only to itself, its manager and administrators', async () => {
-    expectError(await t.rpc('GET', 'user:organizations', { user: eve.user.id }, { as: outsider }), 403, 'PERMISSION_DENIED');
+    // To anyone else the user is unknown, as a user of nothing.
+    expectError(await t.rpc('GET', 'user:organizations', { user: eve.user.id }, { as: outsider }), 403, 'NOT_FOUND', 'user');
     expectError(await t.rpc('GET', 'user:organizations', { user: 'usr_missing0000000' }, { as: owner }), 403, 'NOT_FOUND', 'user');
     expect((await t.rpc('GET', 'user:organizations', { user: eve.user.id })).status).toBe(200);
   });

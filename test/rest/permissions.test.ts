@@ -175,13 +175,13 @@ describe('GET <prefix>:permission', () => {
     const personal = (await seedContent(t, 'tag', alice)).id;
     const colleague = await t.newCaller('colleague');
     await t.db.prisma.organizationMember.create({ data: { organizationId: org, userId: colleague.user.id } });
-    // alice did not create the outsider, and it belongs to no organization of hers.
-    await refused(t, () => check('tag', personal, outsider, 'view', alice), 403, 'PERMISSION_DENIED');
-    await refused(t, () => grant('tag', personal, outsider, 'view', alice), 403, 'PERMISSION_DENIED');
-    await refused(t, () => transfer('tag', personal, outsider, alice), 403, 'PERMISSION_DENIED');
+    // alice did not create the outsider, and it belongs to no organization of hers: it is unknown to her.
+    await refused(t, () => check('tag', personal, outsider, 'view', alice), 403, 'NOT_FOUND', 'user');
+    await refused(t, () => grant('tag', personal, outsider, 'view', alice), 403, 'NOT_FOUND', 'user');
+    await refused(t, () => transfer('tag', personal, outsider, alice), 403, 'NOT_FOUND', 'user');
     // A member of the content's organization may be named, on that organization's content only.
     expect((await check('tag', inOrg, colleague, 'view', alice)).status).toBe(200);
-    await refused(t, () => check('tag', personal, colleague, 'view', alice), 403, 'PERMISSION_DENIED');
+    await refused(t, () => check('tag', personal, colleague, 'view', alice), 403, 'NOT_FOUND', 'user');
     // Instance administrators name anyone.
     expect((await check('tag', personal, outsider, 'view', t.admin)).body.status).toEqual({ permission: false, rule: false });
   });
@@ -228,8 +228,8 @@ describe('POST and DELETE <prefix>:permission', () => {
     await refused(t, () => grant('quiz', id, carol, 'view', bob), 403, 'PERMISSION_DENIED');
     await refused(t, () => revoke('quiz', id, bob, 'modify', bob), 403, 'PERMISSION_DENIED');
     await addRule(t, 'quiz', id, bob, 'grant');
-    // alice created carol, and the Quiz set is in no organization: bob may not name her.
-    await refused(t, () => grant('quiz', id, carol, 'view', bob), 403, 'PERMISSION_DENIED');
+    // alice created carol, and the Quiz set is in no organization: to bob she is unknown.
+    await refused(t, () => grant('quiz', id, carol, 'view', bob), 403, 'NOT_FOUND', 'user');
     const dave = await t.newCaller('dave', { createdBy: bob });
     expect((await grant('quiz', id, dave, 'view', bob)).body.success).toBe(true);
     // Up to its own level, not above.

@@ -363,7 +363,8 @@ describe('organization of a question', () => {
     expect((await create({ id: row.externalId, organization: 'none' })).organizationId).toBeNull();
     expect((await create({ id: row.externalId, organization: orgId })).organizationId).toBe(orgId);
     expect((await create({ id: row.externalId, organization: '' })).organizationId).toBeNull();
-    await refused(() => post({ ...valid, id: nextId(), organization: orgId }, stranger), 403, 'NOT_OWN_ORGANIZATION', 'organization');
+    // An organization the caller may not view is unknown to it.
+    await refused(() => post({ ...valid, id: nextId(), organization: orgId }, stranger), 403, 'NOT_FOUND', 'organization');
   });
 
   it('puts the questions of an organizational member in its organization whatever it asks', async () => {
@@ -500,7 +501,8 @@ describe('GET questions', () => {
 
 describe('question:id', () => {
   it('reads and sets the external id; an id taken in the same scope is refused', async () => {
-    const row = await create({ id: 'old-id', path: '/Ids' });
+    // In the organization, whose members (viewer) may view it.
+    const row = await create({ id: 'old-id', path: '/Ids', organization: orgId });
     await create({ id: 'taken-id', path: '/Ids' });
     const elsewhere = await create({ id: 'free-here', path: '/Other' });
     const read = await t.rpc('GET', 'question:id', { question: row.id }, { as: author });
@@ -517,7 +519,9 @@ describe('question:id', () => {
     await refused(() => t.rpc('POST', 'question:id', { question: row.id, id: '' }, { as: author }), 403, 'INVALID_ARGUMENT', 'id');
     await refused(() => t.rpc('POST', 'question:id', { question: row.id, id: 'x'.repeat(65) }, { as: author }), 403, 'INVALID_ARGUMENT', 'id');
     await refused(() => t.rpc('POST', 'question:id', { question: row.id, id: 'mine' }, { as: viewer }), 403, 'PERMISSION_DENIED');
-    expectError(await t.rpc('GET', 'question:id', { question: row.id }, { as: stranger }), 403, 'PERMISSION_DENIED');
+    // To a caller who may not view it, the question is unknown.
+    expectError(await t.rpc('GET', 'question:id', { question: row.id }, { as: stranger }), 403, 'NOT_FOUND', 'question');
+    expectError(await t.rpc('POST', 'question:id', { question: row.id, id: 'mine' }, { as: stranger }), 403, 'NOT_FOUND', 'question');
     expectError(await t.rpc('GET', 'question:id', { question: 'qst_missing' }, { as: author }), 403, 'NOT_FOUND', 'question');
   });
 });

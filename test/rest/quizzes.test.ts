@@ -100,11 +100,16 @@ describe('organization of a Quiz set', () => {
     const administered = await newOrganization(t, 'Administered', null);
     await addMember(t, administered, me, { permOrganization: 'admin' });
     const foreign = await newOrganization(t, 'Foreign', null);
+    const hidden = await newOrganization(t, 'Hidden', null);
+    // A plain member sees the organization: it is told that it is not its own.
+    await addMember(t, foreign, me);
     expect((await row(await newQuiz(t, me, { organization: owned }))).organizationId).toBe(owned);
     expect((await row(await newQuiz(t, me, { organization: administered }))).organizationId).toBe(administered);
     expect((await row(await newQuiz(t, me, { organization: 'none' }))).organizationId).toBeNull();
     await refused(t, () => t.rpc('POST', 'quiz', { title: 'x', organization: foreign }, { as: me }), 403, 'NOT_OWN_ORGANIZATION', 'organization');
     await refused(t, () => t.rpc('POST', 'quiz', { title: 'x', organization: 'org_nothing' }, { as: me }), 403, 'NOT_FOUND', 'organization');
+    // One it may not view is unknown.
+    await refused(t, () => t.rpc('POST', 'quiz', { title: 'x', organization: hidden }, { as: me }), 403, 'NOT_FOUND', 'organization');
     // Instance administrators may use any organization.
     expect((await row(await newQuiz(t, t.admin, { organization: foreign }))).organizationId).toBe(foreign);
   });
@@ -281,15 +286,16 @@ describe('quiz:questions', () => {
     const foreign = await newQuestion(t, other, 'foreign');
     const org = await newOrganization(t, 'Question org', null);
     const orgQuestion = await newQuestion(t, other, 'org-q', org);
-    await refused(t, () => t.rpc('POST', 'quiz:questions', { quiz, questions: foreign }, { as: me }), 403, 'PERMISSION_DENIED');
-    await refused(t, () => t.rpc('POST', 'quiz:questions', { quiz, questions: orgQuestion }, { as: me }), 403, 'PERMISSION_DENIED');
+    // A question the caller may not view is unknown to it (NOT_FOUND naming questions).
+    await refused(t, () => t.rpc('POST', 'quiz:questions', { quiz, questions: foreign }, { as: me }), 403, 'NOT_FOUND', 'questions');
+    await refused(t, () => t.rpc('POST', 'quiz:questions', { quiz, questions: orgQuestion }, { as: me }), 403, 'NOT_FOUND', 'questions');
     await addMember(t, org, me, { permContent: 'view' });
     await ok(t, 'POST', 'quiz:questions', { quiz, questions: orgQuestion }, me);
     // Questions of a Quiz set the caller may view, as copy_questions would take them.
     const shared = await newQuiz(t, other);
     const inShared = await newQuestion(t, other, 'in-shared');
     await ok(t, 'POST', 'quiz:questions', { quiz: shared, questions: inShared }, other);
-    await refused(t, () => t.rpc('POST', 'quiz:questions', { quiz, questions: inShared }, { as: me }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('POST', 'quiz:questions', { quiz, questions: inShared }, { as: me }), 403, 'NOT_FOUND', 'questions');
     await grant(t, shared, me, 'view');
     await ok(t, 'POST', 'quiz:questions', { quiz, questions: inShared }, me);
     // An administrator uses any question.

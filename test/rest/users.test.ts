@@ -151,13 +151,13 @@ describe('GET user:me and GET user', () => {
     expect((await t.rpc('GET', 'user', { user: u.user })).status).toBe(200);
   });
 
-  it('refuses a missing, unknown or foreign user with 403', async () => {
+  it('refuses a missing, unknown or foreign user with 403; a foreign user is answered as an unknown one', async () => {
     expectError(await t.rpc('GET', 'user', {}, { as: boss }), 403, 'MISSING_ARGUMENT', 'user');
     expectError(await t.rpc('GET', 'user', { user: 'usr_unknown00000000' }, { as: boss }), 403, 'NOT_FOUND', 'user');
     const u = await createUser();
-    expectError(await t.rpc('GET', 'user', { user: u.user }, { as: other }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'user', { user: u.user }, { as: other }), 403, 'NOT_FOUND', 'user');
     // An administrator is someone else's user too.
-    expectError(await t.rpc('GET', 'user', { user: t.admin.user.id }, { as: boss }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'user', { user: t.admin.user.id }, { as: boss }), 403, 'NOT_FOUND', 'user');
   });
 });
 
@@ -456,7 +456,7 @@ describe('PATCH user and DELETE user', () => {
 
   it('refuses foreign, unknown or invalid arguments and changes nothing', async () => {
     const u = await createUser();
-    await refused(() => t.rpc('PATCH', 'user', { user: u.user, active: 'false' }, { as: other }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('PATCH', 'user', { user: u.user, active: 'false' }, { as: other }), 403, 'NOT_FOUND', 'user');
     await refused(() => t.rpc('PATCH', 'user', { user: 'usr_nobody000000000', active: 'false' }, { as: boss }), 403, 'NOT_FOUND', 'user');
     await refused(() => t.rpc('PATCH', 'user', { user: u.user, active: 'off-ish' }, { as: boss }), 403, 'INVALID_ARGUMENT', 'active');
     await refused(() => t.rpc('PATCH', 'user', { active: 'false' }, { as: boss }), 403, 'MISSING_ARGUMENT', 'user');
@@ -474,7 +474,7 @@ describe('PATCH user and DELETE user', () => {
 
   it('refuses to delete the caller, a foreign user or nothing', async () => {
     const u = await createUser();
-    await refused(() => t.rpc('DELETE', 'user', { user: u.user }, { as: other }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('DELETE', 'user', { user: u.user }, { as: other }), 403, 'NOT_FOUND', 'user');
     await refused(() => t.rpc('DELETE', 'user', { user: 'me' }), 403, 'PERMISSION_DENIED');
     await refused(() => t.rpc('DELETE', 'user', {}, { as: boss }), 403, 'MISSING_ARGUMENT', 'user');
   });
@@ -521,8 +521,8 @@ describe('user:name', () => {
     await refused(() => t.rpc('POST', 'user:name', { ...ok, full_name: 'x'.repeat(256) }, { as: boss }), 403, 'INVALID_ARGUMENT', 'full_name');
     await refused(() => t.rpc('POST', 'user:name', { ...ok, display_name: '' }, { as: boss }), 403, 'INVALID_ARGUMENT', 'display_name');
     await refused(() => t.rpc('POST', 'user:name', { user: u.user, first_name: 'A' }, { as: boss }), 403, 'MISSING_ARGUMENT', 'last_name');
-    await refused(() => t.rpc('POST', 'user:name', ok, { as: other }), 403, 'PERMISSION_DENIED');
-    expectError(await t.rpc('GET', 'user:name', { user: u.user }, { as: other }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('POST', 'user:name', ok, { as: other }), 403, 'NOT_FOUND', 'user');
+    expectError(await t.rpc('GET', 'user:name', { user: u.user }, { as: other }), 403, 'NOT_FOUND', 'user');
     expectError(await t.rpc('GET', 'user:name', { user: 'usr_nobody000000000' }, { as: boss }), 403, 'NOT_FOUND', 'user');
   });
 });
@@ -554,8 +554,8 @@ describe('user:group', () => {
   it('refuses a missing group and foreign users without changing anything', async () => {
     const u = await createUser();
     await refused(() => t.rpc('POST', 'user:group', { user: u.user }, { as: boss }), 403, 'MISSING_ARGUMENT', 'group');
-    await refused(() => t.rpc('POST', 'user:group', { user: u.user, group: 'x' }, { as: other }), 403, 'PERMISSION_DENIED');
-    expectError(await t.rpc('GET', 'user:group', { user: u.user }, { as: other }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('POST', 'user:group', { user: u.user, group: 'x' }, { as: other }), 403, 'NOT_FOUND', 'user');
+    expectError(await t.rpc('GET', 'user:group', { user: u.user }, { as: other }), 403, 'NOT_FOUND', 'user');
     expectError(await t.rpc('GET', 'user:group', {}, { as: boss }), 403, 'MISSING_ARGUMENT', 'user');
   });
 });
@@ -785,14 +785,14 @@ describe('user:login', () => {
     await refused(() => t.rpc('DELETE', 'user:login', { user: u.user, url: `${BASE_URL}/login/nothing0000000000000000` }, { as: boss }), 403, 'NOT_FOUND', 'url');
     await refused(() => t.rpc('DELETE', 'user:login', { user: u.user, url: 'not a url' }, { as: boss }), 403, 'INVALID_ARGUMENT', 'url');
     await refused(() => t.rpc('DELETE', 'user:login', { user: u.user }, { as: boss }), 403, 'MISSING_ARGUMENT', 'url');
-    await refused(() => t.rpc('DELETE', 'user:login', { user: u.user, url: link.body.url }, { as: other }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('DELETE', 'user:login', { user: u.user, url: link.body.url }, { as: other }), 403, 'NOT_FOUND', 'user');
     expect((await openLink(link.body.url)).status).toBe(302);
   });
 
   it('refuses links for users of someone else', async () => {
     const u = await createUser();
-    await refused(() => t.rpc('POST', 'user:login', { user: u.user }, { as: other }), 403, 'PERMISSION_DENIED');
-    expectError(await t.rpc('GET', 'user:login', { user: u.user }, { as: other }), 403, 'PERMISSION_DENIED');
+    await refused(() => t.rpc('POST', 'user:login', { user: u.user }, { as: other }), 403, 'NOT_FOUND', 'user');
+    expectError(await t.rpc('GET', 'user:login', { user: u.user }, { as: other }), 403, 'NOT_FOUND', 'user');
     await refused(() => t.rpc('POST', 'user:login', { user: 'usr_nobody000000000' }, { as: boss }), 403, 'NOT_FOUND', 'user');
     await refused(() => t.rpc('POST', 'user:login', {}, { as: boss }), 403, 'MISSING_ARGUMENT', 'user');
   });
@@ -813,7 +813,7 @@ describe('user:assume', () => {
     expect(me.body).toEqual({ user: u.user, name: 'Assumed Person', status: true, exam: false });
     // The token acts as the user: the user's own name can be changed, boss's other users are out of reach.
     const other2 = await createUser();
-    expectError(await t.rpc('GET', 'user', { user: other2.user, assume: r.body.token }, { as: boss }), 403, 'PERMISSION_DENIED');
+    expectError(await t.rpc('GET', 'user', { user: other2.user, assume: r.body.token }, { as: boss }), 403, 'NOT_FOUND', 'user');
     const del = await t.rpc('DELETE', 'user:assume', { token: r.body.token }, { as: boss });
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ success: true });

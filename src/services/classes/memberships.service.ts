@@ -112,16 +112,27 @@ async function deleteMemberships(ctx: Context, { classes, users }: MembershipCha
   });
 }
 
+/**
+ * The classes and the users of a change of members. Users are those the viewer may read, the
+ * classes' members and the members of their organizations; any other is unknown (NOT_FOUND).
+ */
+async function membershipChange(ctx: Context, classes: Class[], users: string[]): Promise<MembershipChange> {
+  const classIds = classes.map((c) => c.id);
+  const organizationIds = classes.flatMap((c) => (c.organizationId ? [c.organizationId] : []));
+  const seen = { OR: [{ classMemberships: { some: { classId: { in: classIds } } } }, { memberships: { some: { organizationId: { in: organizationIds } } } }] };
+  return { classes, users: await findUsers(ctx, users, 'users', seen) };
+}
+
 export async function addMembers(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
   const input = parseInput(s.addMembers, raw);
-  const change = { classes: [await findClass(ctx, input.class, 'class:members:update')], users: await findUsers(ctx, input.users, 'users') };
+  const change = await membershipChange(ctx, [await findClass(ctx, input.class, 'class:members:update')], input.users);
   await writeMemberships(ctx, change, input.expires, input.notify);
   return change;
 }
 
 export async function removeMembers(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
   const input = parseInput(s.removeMembers, raw);
-  const change = { classes: [await findClass(ctx, input.class, 'class:members:update')], users: await findUsers(ctx, input.users, 'users') };
+  const change = await membershipChange(ctx, [await findClass(ctx, input.class, 'class:members:update')], input.users);
   await deleteMemberships(ctx, change);
   return change;
 }
@@ -140,7 +151,7 @@ export async function removeMembersFromClass(ctx: Context, raw: Record<string, u
 
 export async function addManyMembers(ctx: Context, raw: Record<string, unknown>): Promise<MembershipChange> {
   const input = parseInput(s.addManyMembers, raw);
-  const change = { classes: await findClasses(ctx, input.classes, 'classes', 'class:members:update'), users: await findUsers(ctx, input.users, 'users') };
+  const change = await membershipChange(ctx, await findClasses(ctx, input.classes, 'classes', 'class:members:update'), input.users);
   await writeMemberships(ctx, change, input.expires, input.notify);
   return change;
 }

@@ -65,7 +65,8 @@ export async function submitAssignment(ctx: Context, raw: Record<string, unknown
 export async function gradeSubmission(ctx: Context, raw: Record<string, unknown>, query: SubmissionSelection = {}): Promise<AssignmentSubmission> {
   const input = parseInput(s.gradeSubmission, raw);
   const assignment = await findAssignment(ctx, input.assignment, 'class:submissions:grade');
-  const [user] = await findUsers(ctx, [input.user], 'user');
+  // The grader sees the class's members; any other user is unknown.
+  const [user] = await findUsers(ctx, [input.user], 'user', { classMemberships: { some: { classId: assignment.classId } } });
   const key = { assignmentId: assignment.id, userId: user!.id };
   const existing = await ctx.db.assignmentSubmission.findUnique({ where: { assignmentId_userId: key } });
   if (!existing || existing.status === 'STARTED') throw new ArgumentError('user', 'has not submitted this assignment', 'NOT_SUBMITTED');

@@ -1,6 +1,8 @@
 import type { Context } from '../../context.ts';
 import type { Organization, Prisma } from '../../generated/prisma/client.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
+import { PermissionError, type AppError } from '../../errors.ts';
+import { can } from '../../auth/policy.ts';
+import { unknownContent } from '../content/records.ts';
 import { assertOrganization, type OrganizationAccess } from '../../auth/organization-policy.ts';
 import { loaders } from '../loaders.ts';
 
@@ -18,9 +20,24 @@ export async function competencyFeaturesOn(ctx: Context): Promise<boolean> {
 /** What the viewer may do in an organization; one lookup for all the organizations of a request. */
 const accessTo = (ctx: Context, organization: Organization) => loaders(ctx).organizationAccess.load(organization);
 
+/** An organization the viewer may view (a manager, a member, or through a permission rule); any other is unknown (NOT_FOUND). */
 export async function findOrganization(ctx: Context, code: string, argument = 'organization'): Promise<Organization> {
   const organization = await ctx.db.organization.findUnique({ where: { id: code } });
-  if (!organization) throw new ArgumentError(argument, `no organization with identification string '${code}'`, 'NOT_FOUND');
+  const unknown = unknownContent('organization', code, argument);
+  if (!organization) throw unknown;
+  const access = await accessTo(ctx, organization);
+  if (!access.manager && !access.membership && !(await can(ctx, 'organization:read', organization))) throw unknown;
+  return organization;
+}
+
+/**
+ * The organization of a competency, requirement or library document found by id. Only the
+ * organization's members and managers read those: to anyone else the record answers `unknown`,
+ * its own answer for an id of nothing.
+ */
+export async function organizationOfRecord(ctx: Context, organizationId: string, unknown: AppError): Promise<Organization> {
+  const organization = (await loaders(ctx).organization.load(organizationId))!;
+  if (!(await isMemberReader(ctx, organization))) throw unknown;
   return organization;
 }
 

@@ -7,7 +7,7 @@ import { parseInput } from '../validation.ts';
 import * as s from './competencies.schemas.ts';
 import { afterChecks, loaders } from '../loaders.ts';
 import type { Selection } from '../selection.ts';
-import { competencyFeaturesOn, findOrganization, isMemberReader, managerAccess, memberAccess, reportScope, requireCompetencyFeatures, type ReportScope } from './access.ts';
+import { competencyFeaturesOn, findOrganization, isMemberReader, managerAccess, memberAccess, organizationOfRecord, reportScope, requireCompetencyFeatures, type ReportScope } from './access.ts';
 import { countAssignments, sumRows, type CounterRow, type StatusCounts } from './status.ts';
 import { hierarchyOrder } from '../organizations/departments.service.ts';
 
@@ -49,8 +49,9 @@ type CompetencySelection = Selection<'Competency'>;
 async function findManagedCompetency(ctx: Context, code: string): Promise<Competency> {
   await requireCompetencyFeatures(ctx);
   const competency = await ctx.db.competency.findUnique({ where: { id: code } });
-  if (!competency) throw new ArgumentError('competency', `no competency with identification string '${code}'`, 'NOT_FOUND');
-  await managerAccess(ctx, await findOrganization(ctx, competency.organizationId));
+  const unknown = new ArgumentError('competency', `no competency with identification string '${code}'`, 'NOT_FOUND');
+  if (!competency) throw unknown;
+  await managerAccess(ctx, await organizationOfRecord(ctx, competency.organizationId, unknown));
   return competency;
 }
 

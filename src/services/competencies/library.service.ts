@@ -8,7 +8,7 @@ import { parseInput } from '../validation.ts';
 import * as s from './competencies.schemas.ts';
 import { afterChecks, loaders, forgetLoaded } from '../loaders.ts';
 import type { Selection } from '../selection.ts';
-import { findOrganization, isMemberReader, managerAccess, memberAccess } from './access.ts';
+import { findOrganization, isMemberReader, managerAccess, memberAccess, organizationOfRecord } from './access.ts';
 
 type DocumentSelection = Selection<'LibraryDocument'>;
 
@@ -20,8 +20,9 @@ type DocumentSelection = Selection<'LibraryDocument'>;
 async function findManagedDocument(ctx: Context, code: string): Promise<LibraryDocument> {
   await ctx.settings.require('library', ctx.viewer.user);
   const document = await ctx.db.libraryDocument.findUnique({ where: { id: code } });
-  if (!document) throw new ArgumentError('document', `no library document with identification string '${code}'`, 'NOT_FOUND');
-  await managerAccess(ctx, await findOrganization(ctx, document.organizationId));
+  const unknown = new ArgumentError('document', `no library document with identification string '${code}'`, 'NOT_FOUND');
+  if (!document) throw unknown;
+  await managerAccess(ctx, await organizationOfRecord(ctx, document.organizationId, unknown));
   return document;
 }
 

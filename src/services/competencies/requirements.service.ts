@@ -8,7 +8,7 @@ import { parseInput } from '../validation.ts';
 import * as s from './competencies.schemas.ts';
 import type { RequirementType, TodoType } from './competencies.schemas.ts';
 import { loaders } from '../loaders.ts';
-import { findOrganization, managerAccess, memberAccess, requireCompetencyFeatures } from './access.ts';
+import { findOrganization, managerAccess, memberAccess, organizationOfRecord, requireCompetencyFeatures } from './access.ts';
 import { checkDocuments, isAssigned } from './competencies.service.ts';
 import { contentResolver, loadContent, type ContentKind, type ContentSummary, type DocumentSummary, type JourneySummary } from './content.ts';
 
@@ -107,8 +107,9 @@ export async function listRequirements(ctx: Context, raw: Record<string, unknown
   const competency =
     (await ctx.db.competency.findFirst({ where: { id: input.competency, ...(named ? { organizationId: named.id } : {}) } })) ??
     (named ? await ctx.db.competency.findFirst({ where: { organizationId: named.id, externalId: input.competency } }) : null);
-  if (!competency) throw new ArgumentError('competency', `no competency '${input.competency}'${named ? ' in this organization' : ''}`, 'NOT_FOUND');
-  const organization = named ?? (await findOrganization(ctx, competency.organizationId));
+  const unknown = new ArgumentError('competency', `no competency '${input.competency}'${named ? ' in this organization' : ''}`, 'NOT_FOUND');
+  if (!competency) throw unknown;
+  const organization = named ?? (await organizationOfRecord(ctx, competency.organizationId, unknown));
   const access = await memberAccess(ctx, organization);
   const requirements = await ctx.db.requirement.findMany({ where: { competencyId: competency.id }, orderBy: byPriority });
   return { organization, competency, requirements: await requirementViews(ctx, organization.id, access, requirements) };
@@ -143,8 +144,9 @@ export async function requirementsOf(ctx: Context, ids: readonly string[]): Prom
 async function findRequirement(ctx: Context, code: string) {
   await requireCompetencyFeatures(ctx);
   const requirement = await ctx.db.requirement.findUnique({ where: { id: code }, include: { competency: true } });
-  if (!requirement) throw new ArgumentError('requirement', `no requirement with identification string '${code}'`, 'NOT_FOUND');
-  const organization = await findOrganization(ctx, requirement.competency.organizationId);
+  const unknown = new ArgumentError('requirement', `no requirement with identification string '${code}'`, 'NOT_FOUND');
+  if (!requirement) throw unknown;
+  const organization = await organizationOfRecord(ctx, requirement.competency.organizationId, unknown);
   return { requirement, organization };
 }
 
@@ -229,8 +231,9 @@ export async function createRequirement(ctx: Context, raw: Record<string, unknow
   const { competency: code, type, ...input } = parseInput(s.createRequirement, raw);
   await requireCompetencyFeatures(ctx);
   const competency = await ctx.db.competency.findUnique({ where: { id: code } });
-  if (!competency) throw new ArgumentError('competency', `no competency with identification string '${code}'`, 'NOT_FOUND');
-  const organization = await findOrganization(ctx, competency.organizationId);
+  const unknown = new ArgumentError('competency', `no competency with identification string '${code}'`, 'NOT_FOUND');
+  if (!competency) throw unknown;
+  const organization = await organizationOfRecord(ctx, competency.organizationId, unknown);
   const access = await managerAccess(ctx, organization);
   const data = await requirementData(ctx, organization.id, type, input);
   const requirement = await ctx.db.$transaction(async (tx) => {

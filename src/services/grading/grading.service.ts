@@ -96,20 +96,22 @@ export async function presetsUsed(ctx: Context, presets: readonly GradingPreset[
 
 export const isUsed = async (ctx: Context, preset: GradingPreset): Promise<boolean> => (await presetsUsed(ctx, [preset]))[0]!;
 
+/** A preset the viewer may read; any other is answered as an id of nothing (NOT_FOUND naming `argument`). */
 async function findPreset(ctx: Context, code: string, argument = 'preset'): Promise<GradingPreset> {
-  const preset = await ctx.db.gradingPreset.findUnique({ where: { id: code } });
+  const preset = await ctx.db.gradingPreset.findFirst({ where: { AND: [{ id: code }, readablePresetsWhere(ctx)] } });
   if (!preset) throw new ArgumentError(argument, `no grading preset with identification string '${code}'`, 'NOT_FOUND');
-  if (!(await ctx.db.gradingPreset.count({ where: { AND: [{ id: code }, readablePresetsWhere(ctx)] } }))) {
-    throw new PermissionError('You may not see this grading preset');
-  }
   return preset;
 }
 
-/** A preset the viewer may put on a Quiz set (`grading` of the settings). */
+/**
+ * A preset the viewer may put on a Quiz set (`grading` of the settings). One it may not read is
+ * unknown; one it reads but may not use (an administrator reads every preset) is PERMISSION_DENIED.
+ */
 export async function findUsablePreset(ctx: Context, code: string, argument: string): Promise<GradingPreset> {
-  const preset = await ctx.db.gradingPreset.findUnique({ where: { id: code } });
+  const preset = await ctx.db.gradingPreset.findFirst({ where: { AND: [{ id: code }, readablePresetsWhere(ctx)] } });
   if (!preset) throw new ArgumentError(argument, `no grading preset with identification string '${code}' (or custom, none)`, 'NOT_FOUND');
-  if (!(await ctx.db.gradingPreset.count({ where: { AND: [{ id: code }, usablePresetsWhere(ctx)] } }))) {
+  // Other callers read only what they may use.
+  if (ctx.viewer.user.admin && !(await ctx.db.gradingPreset.count({ where: { AND: [{ id: code }, usablePresetsWhere(ctx)] } }))) {
     throw new PermissionError('You may not use this grading preset: only global presets, your own and those of your organizations');
   }
   return preset;

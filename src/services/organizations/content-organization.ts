@@ -1,6 +1,8 @@
 import type { Context } from '../../context.ts';
 import type { User } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
+import { can } from '../../auth/policy.ts';
+import { unknownContent } from '../content/records.ts';
 
 /**
  * The organization rules shared by everything a user owns and may place in an organization
@@ -20,10 +22,13 @@ export async function resolveOrganization(ctx: Context, owner: User, requested: 
   const administered = new Set([...owned.map((o) => o.id), ...memberships.filter((m) => m.permOrganization === 'admin').map((m) => m.organizationId)]);
   if (!owner.admin && administered.size === 0 && memberships.length > 0) return memberships[0]!.organizationId;
   if (requested === undefined || requested === null) return requested;
-  if (!(await ctx.db.organization.findUnique({ where: { id: requested }, select: { id: true } }))) {
-    throw new ArgumentError('organization', `no organization with identification string '${requested}'`, 'NOT_FOUND');
+  const organization = await ctx.db.organization.findUnique({ where: { id: requested }, select: { id: true, ownerId: true } });
+  if (!organization) throw unknownContent('organization', requested);
+  if (!owner.admin && !administered.has(requested)) {
+    // Only a caller who may view the organization learns that it is not the owner's.
+    if (!(await can(ctx, 'organization:read', organization))) throw unknownContent('organization', requested);
+    throw new ArgumentError('organization', 'is not an organization of the application owner', 'NOT_OWN_ORGANIZATION');
   }
-  if (!owner.admin && !administered.has(requested)) throw new ArgumentError('organization', 'is not an organization of the application owner', 'NOT_OWN_ORGANIZATION');
   return requested;
 }
 

@@ -68,6 +68,9 @@ async function managedOrganizations(ctx: Context, codes: string[], argument: str
   return out;
 }
 
+/** Users seen as members of these organizations: besides those the viewer may read, the only users a membership call may name. */
+const seenMembers = (accesses: OrganizationAccess[]): Prisma.UserWhereInput => ({ memberships: { some: { OR: accesses.map((a) => a.visibleMembers) } } });
+
 const levelsOfDepartment = (d: Department): MemberLevels => ({ permOrganization: d.permOrganization, permContent: d.permContent, permMembers: d.permMembers });
 
 interface WriteRequest {
@@ -88,7 +91,7 @@ async function writeMemberships(ctx: Context, request: WriteRequest): Promise<Me
     throw new ArgumentError('department', 'should not be combined with the permission_ fields: members of a department take its levels', 'ARGUMENT_CONFLICT');
   }
   const accesses = await managedOrganizations(ctx, request.organizations, request.arguments.organizations);
-  const users = await findUsers(ctx, request.users, request.arguments.users);
+  const users = await findUsers(ctx, request.users, request.arguments.users, seenMembers(accesses));
   const given = levelsOf(options, defaultLevels);
   const keys = await ctx.db.$transaction(async (tx) => {
     await lockOrganizations(tx, accesses.map((a) => a.organization.id));
@@ -194,7 +197,7 @@ export async function addUserOrganizations(ctx: Context, raw: Record<string, unk
  */
 async function removeMemberships(ctx: Context, request: Omit<WriteRequest, 'options' | 'fallback'>): Promise<Removed> {
   const accesses = await managedOrganizations(ctx, request.organizations, request.arguments.organizations);
-  const userIds = (await findUsers(ctx, request.users, request.arguments.users)).map((u) => u.id);
+  const userIds = (await findUsers(ctx, request.users, request.arguments.users, seenMembers(accesses))).map((u) => u.id);
   const removed = await ctx.db.$transaction(async (tx) => {
     await lockOrganizations(tx, accesses.map((a) => a.organization.id));
     const out: Removed['removed'] = [];

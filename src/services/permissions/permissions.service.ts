@@ -4,6 +4,7 @@ import { assertCan, canEach, heldLevels, userPolicy } from '../../auth/policy.ts
 import { includes, levelsUpTo, organizationOf, rank } from '../../auth/permissions.ts';
 import type { Level } from '../../auth/levels.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
+import { findUsers } from '../users/access.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import { changeOwner, contentFor, findContents, loadContent, unknownContent, type ContentRecord } from '../content/records.ts';
@@ -17,22 +18,19 @@ import * as s from './permissions.schemas.ts';
  * - granting and revoking need grant, and nobody grants or revokes a level above its own;
  * - transfer needs admin; the previous owner keeps nothing but its rules and memberships.
  * The user named in a call must be the caller, a user it may read (instance administrators: any;
- * otherwise the users it created), or the owner or a member of the content's organization.
+ * otherwise the users it created), or the owner or a member of the content's organization; any
+ * other is answered as an identification string of nothing.
  */
 
 const isSelf = (ctx: Context, code: string) => code === 'me' || code === ctx.viewer.user.id;
 
 async function namedUser(ctx: Context, code: string, content: ContentRecord): Promise<User> {
   if (isSelf(ctx, code)) return ctx.viewer.user;
-  const user = await ctx.db.user.findUnique({ where: { id: code } });
-  if (!user) throw new ArgumentError('user', `no user with identification string '${code}'`, 'NOT_FOUND');
-  if (userPolicy.read(ctx.viewer, user)) return user;
   const organizationId = organizationOf(content);
-  const insider = organizationId
-    ? await ctx.db.organization.count({ where: { id: organizationId, OR: [{ ownerId: user.id }, { members: { some: { userId: user.id } } }] } })
-    : 0;
-  if (insider === 0) throw new PermissionError("You may name only yourself, users you manage, and the owner and members of the content's organization");
-  return user;
+  // Anyone else is unknown to this call, as a user that does not exist.
+  const insiders = organizationId ? [{ ownedOrganizations: { some: { id: organizationId } } }, { memberships: { some: { organizationId } } }] : [];
+  const [user] = await findUsers(ctx, [code], 'user', { OR: insiders });
+  return user!;
 }
 
 /** The content and the user asked about: asking about oneself needs view, about another user grant. */

@@ -34,14 +34,19 @@ export async function canOnQuestion(ctx: Context, question: Question, action: Qu
   return quiz !== null && (await can(ctx, `quiz:${action}`, quiz));
 }
 
-/** A question by identification string (NOT_FOUND naming `argument`), once the viewer may do `action` on it. */
+/** Whether the viewer may view the question (the rule of visibleQuestionsWhere, for one question). */
+const viewable = async (ctx: Context, id: string) => (await ctx.db.question.count({ where: { AND: [{ id }, await visibleQuestionsWhere(ctx)] } })) === 1;
+
+/**
+ * A question by identification string, once the viewer may do `action` on it. One it may not view
+ * is answered as an id of nothing (NOT_FOUND naming `argument`); one it views without the level
+ * for `action` is PERMISSION_DENIED.
+ */
 export async function findQuestion(ctx: Context, code: string, action: QuestionAction, argument = 'question', query: Selection<'Question'> = {}): Promise<Question> {
   const question = await ctx.db.question.findUnique({ ...query, where: { id: code } });
-  if (!question) throw new ArgumentError(argument, `no question with identification string '${code}'`, 'NOT_FOUND');
-  const allowed =
-    action === 'question:read'
-      ? (await ctx.db.question.count({ where: { AND: [{ id: code }, await visibleQuestionsWhere(ctx)] } })) === 1
-      : await canOnQuestion(ctx, question, action);
-  if (!allowed) throw denied(action);
-  return question;
+  const unknown = new ArgumentError(argument, `no question with identification string '${code}'`, 'NOT_FOUND');
+  if (!question) throw unknown;
+  if (action === 'question:read' ? await viewable(ctx, code) : await canOnQuestion(ctx, question, action)) return question;
+  if (action !== 'question:read' && (await viewable(ctx, code))) throw denied(action);
+  throw unknown;
 }

@@ -80,18 +80,17 @@ export async function listSkills(ctx: Context, raw: Record<string, unknown>): Pr
 }
 
 /**
- * Every named question must exist (NOT_FOUND naming `questions`); with `use`, the viewer must be
- * able to use each: a question it may view (see the questions service: its own, its
- * organizations', those in Quiz sets it may view), as copying a viewable Quiz set's items would.
+ * Every named question must be one the viewer may view (see the questions service: its own, its
+ * organizations', those in Quiz sets it may view, so also the items of the Quiz set changed), as
+ * copying a viewable Quiz set's items would; any other is answered as an id of nothing (NOT_FOUND
+ * naming `questions`).
  */
-async function findQuestions(ctx: Context, codes: string[], use: boolean): Promise<string[]> {
+async function findQuestions(ctx: Context, codes: string[]): Promise<string[]> {
   const ids = [...new Set(codes)];
-  const found = new Set((await ctx.db.question.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((q) => q.id));
+  const where = { AND: [{ id: { in: ids } }, await visibleQuestionsWhere(ctx)] };
+  const found = new Set((await ctx.db.question.findMany({ where, select: { id: true } })).map((q) => q.id));
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw new ArgumentError('questions', `no question with identification string '${missing}'`, 'NOT_FOUND');
-  if (use && (await ctx.db.question.count({ where: { AND: [{ id: { in: ids } }, await visibleQuestionsWhere(ctx)] } })) < ids.length) {
-    throw new PermissionError('You may only use questions you may view');
-  }
   return ids;
 }
 
@@ -108,7 +107,7 @@ export interface ItemsChange {
 export async function assignQuestions(ctx: Context, raw: Record<string, unknown>, query?: Selection<'QuizSet'>): Promise<ItemsChange> {
   const input = parseInput(s.assignQuestions, raw);
   const quiz = await findQuizSet(ctx, input.quiz, 'quiz:questions:update', 'quiz', query);
-  const ids = await findQuestions(ctx, input.questions, true);
+  const ids = await findQuestions(ctx, input.questions);
   await ctx.db.$transaction(async (tx) => {
     let position = await nextPosition(tx, quiz.id);
     let groupId: string | null = null;
@@ -141,7 +140,7 @@ export async function assignQuestions(ctx: Context, raw: Record<string, unknown>
 export async function removeQuestions(ctx: Context, raw: Record<string, unknown>, query?: Selection<'QuizSet'>): Promise<ItemsChange> {
   const input = parseInput(s.assignQuestions, raw);
   const quiz = await findQuizSet(ctx, input.quiz, 'quiz:questions:update', 'quiz', query);
-  const ids = await findQuestions(ctx, input.questions, false);
+  const ids = await findQuestions(ctx, input.questions);
   const group = input.group ? await ctx.db.quizGroup.findUnique({ where: { quizId_title: { quizId: quiz.id, title: input.group } } }) : null;
   if (input.group && !group) throw new ArgumentError('group', `the Quiz set has no question group '${input.group}'`, 'NOT_FOUND');
   await ctx.db.$transaction(async (tx) => {

@@ -11,6 +11,9 @@ import { selectsRelations, type Selection } from '../selection.ts';
 
 export type UserSelection = Selection<'User'>;
 
+/** The refusal of an identification string that names no user the viewer may read. */
+export const unknownUser = (argument: string, code: string) => new ArgumentError(argument, `no user with identification string '${code}'`, 'NOT_FOUND');
+
 /**
  * Resolves a `user` argument (an identification string, or `me`) to a user the viewer may read,
  * with what `query` selects. `me` is the authenticated viewer itself: no statement unless the
@@ -20,8 +23,8 @@ export async function findUser(ctx: Context, code: string, argument = 'user', qu
   if (code === 'me' && !selectsRelations(query)) return ctx.viewer.user;
   const id = code === 'me' ? ctx.viewer.user.id : code;
   const user = await ctx.db.user.findUnique({ ...query, where: { id } });
-  if (!user) throw new ArgumentError(argument, `no user with identification string '${code}'`, 'NOT_FOUND');
-  assertAllowed(userPolicy.read(ctx.viewer, user), 'You do not manage this user');
+  // A user the viewer may not read is answered as one that does not exist.
+  if (!user || !userPolicy.read(ctx.viewer, user)) throw unknownUser(argument, code);
   return user;
 }
 
@@ -43,13 +46,17 @@ export const managerQuery = (ctx: Context) => (ctx.viewer.user.admin ? {} : { wh
 
 /**
  * Users named by identification strings (`me` is the viewer), in order and without repeats; every
- * one must exist (NOT_FOUND naming `argument`). Whether the viewer may act on them is the caller's rule.
+ * one must be a user the viewer may read or one `seen` adds (the members of a class or an
+ * organization the call is about), otherwise NOT_FOUND naming `argument`, as for an id of nothing.
+ * What the viewer may do with them is the caller's rule.
  */
-export async function findUsers(ctx: Context, codes: string[], argument: string): Promise<User[]> {
+export async function findUsers(ctx: Context, codes: string[], argument: string, seen?: Prisma.UserWhereInput): Promise<User[]> {
   const ids = [...new Set(codes.map((c) => (c === 'me' ? ctx.viewer.user.id : c)))];
-  const found = new Map((await ctx.db.user.findMany({ where: { id: { in: ids } } })).map((u) => [u.id, u]));
+  // Administrators read every user (and an empty filter inside OR would match none).
+  const visible = seen && !ctx.viewer.user.admin ? { OR: [userPolicy.readWhere(ctx.viewer), seen] } : userPolicy.readWhere(ctx.viewer);
+  const found = new Map((await ctx.db.user.findMany({ where: { AND: [{ id: { in: ids } }, visible] } })).map((u) => [u.id, u]));
   const missing = ids.find((id) => !found.has(id));
-  if (missing) throw new ArgumentError(argument, `no user with identification string '${missing}'`, 'NOT_FOUND');
+  if (missing) throw unknownUser(argument, missing);
   return ids.map((id) => found.get(id)!);
 }
 
