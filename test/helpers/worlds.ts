@@ -29,6 +29,10 @@ export const kinds = {
   play: 'Play',
   webhook: 'Webhook',
   competency: 'Competency',
+  skill: 'Skill',
+  assignment: 'ClassAssignment',
+  requirement: 'Requirement',
+  document: 'LibraryDocument',
 } as const satisfies Record<string, IdType>;
 export type Kind = keyof typeof kinds;
 
@@ -69,7 +73,14 @@ export async function buildWorld(t: TestApp, name: string): Promise<World> {
   const settings = { ...defaultJourneySettings, title: `Journey ${n}` };
   const published = { schema: 1, settings, nodes: [] };
   await p.journey.create({ data: { id: newId('Journey'), examId: content.exam!, settings, nodes: [], version: 1, published, publishedAt: new Date() } });
-  const ids = { ...content, user: managed.user.id, question, preset, play, webhook, competency } as Record<Kind, string>;
+  const skill = (await p.skill.create({ data: { id: newId('Skill'), ownerId: caller.user.id, identifier: `skill-${n}`, title: `Skill ${n}` } })).id;
+  const period = { starts: new Date('2026-01-01T00:00:00Z'), ends: new Date('2031-01-01T00:00:00Z') };
+  const assignment = (await p.classAssignment.create({ data: { id: newId('ClassAssignment'), classId: content.class!, title: `Assignment ${n}`, ...period } })).id;
+  const requirement = (await p.requirement.create({ data: { id: newId('Requirement'), competencyId: competency, type: 'todo' } })).id;
+  const document = (await p.libraryDocument.create({ data: { id: newId('LibraryDocument'), organizationId: organization, title: `Document ${n}` } })).id;
+  // The managed user is a member of the class, as graded work needs.
+  await p.classMember.create({ data: { classId: content.class!, userId: managed.user.id, approved: true } });
+  const ids = { ...content, user: managed.user.id, question, preset, play, webhook, competency, skill, assignment, requirement, document } as Record<Kind, string>;
   return { caller, ids, department };
 }
 

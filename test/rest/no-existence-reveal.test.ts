@@ -148,12 +148,12 @@ describe('REST: an id the caller may not see answers as an id of nothing', () =>
     const { reveals, unreached } = await sweep(foreign, () => true);
     expect(reveals).toEqual([]);
     expect(unreached).toEqual([]);
-  });
+  }, 300_000);
 
   it('for a member of the organization without role or content level', async () => {
     // It sees the organization and, as a member, its competencies: those stay PERMISSION_DENIED where refused.
     const { reveals, unreached } = await sweep(insider, (kind) => kind !== 'organization' && kind !== 'competency');
     expect(reveals).toEqual([]);
     expect(unreached).toEqual([]);
-  });
+  }, 300_000);
 });

@@ -8,6 +8,7 @@ import { parseInput } from '../validation.ts';
 import * as s from './competencies.schemas.ts';
 import type { RequirementType, TodoType } from './competencies.schemas.ts';
 import { loaders } from '../loaders.ts';
+import { findUser } from '../users/access.ts';
 import { findOrganization, managerAccess, memberAccess, organizationOfRecord, requireCompetencyFeatures } from './access.ts';
 import { checkDocuments, isAssigned } from './competencies.service.ts';
 import { contentResolver, loadContent, type ContentKind, type ContentSummary, type DocumentSummary, type JourneySummary } from './content.ts';
@@ -300,7 +301,8 @@ export async function recordProgress(ctx: Context, raw: Record<string, unknown>)
   const userId = input.user === 'me' ? ctx.viewer.user.id : input.user;
   const membership = await ctx.db.organizationMember.findUnique({ where: { organizationId_userId: { organizationId: organization.id, userId } } });
   if (!membership) {
-    if (input.user !== 'me') await findUserExists(ctx, userId);
+    // Only a user the viewer may read is told apart from one that does not exist.
+    if (input.user !== 'me') await findUser(ctx, userId);
     throw new ArgumentError('user', 'is not a member of this organization', 'NOT_MEMBER');
   }
   const self = userId === ctx.viewer.user.id;
@@ -335,11 +337,4 @@ export async function recordProgress(ctx: Context, raw: Record<string, unknown>)
       update: { status: input.status, completedAt },
     });
   });
-}
-
-/** An unknown user is named as such before "not a member". */
-async function findUserExists(ctx: Context, userId: string): Promise<void> {
-  if (!(await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } }))) {
-    throw new ArgumentError('user', `no user with identification string '${userId}'`, 'NOT_FOUND');
-  }
 }

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import type { Prisma, Question, Skill } from '../../generated/prisma/client.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
+import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -26,9 +26,9 @@ export async function listSkills(ctx: Context, query: Selection<'Skill'> = {}): 
 }
 
 async function findSkill(ctx: Context, code: string): Promise<Skill> {
-  const skill = await ctx.db.skill.findUnique({ where: { id: code } });
+  // Another user's skill is answered as one that does not exist.
+  const skill = await ctx.db.skill.findFirst({ where: { AND: [{ id: code }, visibleSkillsWhere(ctx)] } });
   if (!skill) throw new ArgumentError('skill', `no skill with identification string '${code}'`, 'NOT_FOUND');
-  if (!ctx.viewer.user.admin && skill.ownerId !== ctx.viewer.user.id) throw new PermissionError('You may only use your own skills');
   return skill;
 }
 

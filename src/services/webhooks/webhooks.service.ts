@@ -188,12 +188,11 @@ export async function triggerWebhook(ctx: Context, raw: Record<string, unknown>)
   return { webhook, delivery };
 }
 
-/** The Standard Webhooks signing secret (`whsec_…`), for the organization's managers. */
+/** The Standard Webhooks signing secret (`whsec_…`), for the organization's managers; to anyone else the webhook is unknown. */
 export async function getWebhookSigningSecret(ctx: Context, raw: Record<string, unknown>): Promise<string> {
   const { webhook: id } = parseInput(s.webhookById, raw);
-  const webhook = await ctx.db.webhook.findUnique({ where: { id }, include: { organization: true } });
+  const webhook = await findManagedWebhook(ctx, id);
   if (!webhook) throw new ArgumentError('webhook', `no webhook with identification string '${id}'`, 'NOT_FOUND');
-  await assertManager(ctx, webhook.organization);
   return ctx.secrets.open(webhook.signingSecretCipher);
 }
 
