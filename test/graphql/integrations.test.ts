@@ -141,6 +141,10 @@ describe('createIntegration and integrationKeys', () => {
     const made = await create(owner, { title: 'In org', organization: org.id });
     expect((await row(made.id))?.organizationId).toBe(org.id);
     const foreign = await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Foreign' } });
+    // Unknown to the caller, who may not view it.
+    expectCode(await refused(t, CreateIntegrationDocument, { input: { title: 'Elsewhere', organization: foreign.id } }, { as: owner }), 'NOT_FOUND', 'organization');
+    // A plain member sees it: it is told that it is not its own.
+    await t.db.prisma.organizationMember.create({ data: { organizationId: foreign.id, userId: owner.user.id } });
     expectCode(await refused(t, CreateIntegrationDocument, { input: { title: 'Elsewhere', organization: foreign.id } }, { as: owner }), 'NOT_OWN_ORGANIZATION', 'organization');
   });
 

@@ -82,7 +82,7 @@ const cases: Record<string, () => Promise<Case>> = {
   async Class() {
     const { owner, member, reporter, outsider, organization } = await organizationCast();
     const id = (await data(`mutation($o: ID) { createClass(input: { title: "Visible", organization: $o }) { id } }`, { o: organization }, owner)).createClass.id;
-    const student = await caller('student');
+    const student = await caller('student', { createdBy: owner });
     await data(`mutation($c: ID!, $u: [ID!]!) { addClassMembers(class: $c, users: $u) { id } }`, { c: id, u: [student.user.id] }, owner);
     // Teachers and the roles above run the organization's classes; a plain member sees none it is not in.
     return { id, readers: [owner, reporter, student], others: [member, outsider], listed: connection('classes') };

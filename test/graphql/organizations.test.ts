@@ -200,7 +200,9 @@ describe('departments and members', () => {
       ['Second Co', `${BASE_URL}/organizations/${other}`, 'teacher'],
       ['Tree Co', `${BASE_URL}/organizations/${org}`, 'teacher'],
     ]);
-    expect((await ok(t, RemoveOrganizationMembersDocument, { organizations: [org, other], users: [ann.user.id, outsider.user.id] }, { as: owner })).removeOrganizationMembers).toBe(2);
+    // A user the owner neither reads nor sees as a member is unknown to it.
+    expectCode(await refused(t, RemoveOrganizationMembersDocument, { organizations: [org, other], users: [ann.user.id, outsider.user.id] }, { as: owner }), 'NOT_FOUND', 'users');
+    expect((await ok(t, RemoveOrganizationMembersDocument, { organizations: [org, other], users: [ann.user.id] }, { as: owner })).removeOrganizationMembers).toBe(2);
     expect((await ok(t, RemoveOrganizationMembersDocument, { organizations: [other], users: [ann.user.id] }, { as: owner })).removeOrganizationMembers).toBe(0);
   });
 

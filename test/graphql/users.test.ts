@@ -214,7 +214,7 @@ describe('user and searchUser', () => {
     const denied = await send(t, UserDocument, { id: t.admin.user.id }, { as: viewer });
     expect(denied.status).toBe(200);
     expect(denied.data).toBeNull();
-    expectCode(denied.errors![0]!, 'PERMISSION_DENIED');
+    expectCode(denied.errors![0]!, 'NOT_FOUND', 'user');
     expect(denied.errors![0]!.path).toEqual(['user']);
     expect(denied.errors![0]!.extensions?.status).toBe(403);
     expectCode(await refused(t, UserDocument, { id: 'usr_doesnotexist00' }, { as: viewer }), 'NOT_FOUND', 'user');
@@ -373,7 +373,7 @@ describe('setUserActive and deleteUser', () => {
 
   it('refuses users the caller does not manage, and disabling oneself, changing nothing', async () => {
     const caller = await t.newCaller('activator-2');
-    expectCode(await refused(t, SetUserActiveDocument, { user: t.admin.user.id, active: false }, { as: caller }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, SetUserActiveDocument, { user: t.admin.user.id, active: false }, { as: caller }), 'NOT_FOUND', 'user');
     expectCode(await refused(t, SetUserActiveDocument, { user: t.admin.user.id, active: false }), 'PERMISSION_DENIED');
     expect((await row(t.admin.user.id))?.enabled).toBe(true);
   });
@@ -390,7 +390,7 @@ describe('setUserActive and deleteUser', () => {
   it('refuses deleting the calling account or a user not managed, changing nothing', async () => {
     const caller = await t.newCaller('deleter-2');
     expectCode(await refused(t, DeleteUserDocument, { user: 'me' }, { as: caller }), 'PERMISSION_DENIED');
-    expectCode(await refused(t, DeleteUserDocument, { user: t.admin.user.id }, { as: caller }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, DeleteUserDocument, { user: t.admin.user.id }, { as: caller }), 'NOT_FOUND', 'user');
     expect(await row(caller.user.id)).not.toBeNull();
     expect(await row(t.admin.user.id)).not.toBeNull();
   });
@@ -415,7 +415,7 @@ describe('setUserName and setUserGroup', () => {
   it('lets users rename themselves but not others; a refused rename changes nothing', async () => {
     const caller = await t.newCaller('self-namer');
     expect((await ok(t, SetUserNameDocument, { user: 'me', firstName: 'Self', lastName: 'Named' }, { as: caller })).setUserName.user.fullName).toBe('Self Named');
-    expectCode(await refused(t, SetUserNameDocument, { user: t.admin.user.id, firstName: 'X', lastName: 'Y' }, { as: caller }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, SetUserNameDocument, { user: t.admin.user.id, firstName: 'X', lastName: 'Y' }, { as: caller }), 'NOT_FOUND', 'user');
     expectCode(await refused(t, SetUserNameDocument, { user: 'me', firstName: 'x'.repeat(65), lastName: 'Y' }, { as: caller }), 'INVALID_ARGUMENT', 'firstName');
     expect((await row(t.admin.user.id))?.fullName).toBe('admin Tester');
     expect((await row(caller.user.id))?.fullName).toBe('Self Named');
@@ -432,7 +432,7 @@ describe('setUserName and setUserGroup', () => {
     expect((await row(member.user.id))?.group).toBe('blue-team');
     expectCode(await refused(t, SetUserGroupDocument, { user: member.user.id, group: '' }, { as: manager }), 'INVALID_ARGUMENT', 'group');
     const stranger = await t.newCaller('grouper-stranger');
-    expectCode(await refused(t, SetUserGroupDocument, { user: member.user.id, group: 'red-team' }, { as: stranger }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, SetUserGroupDocument, { user: member.user.id, group: 'red-team' }, { as: stranger }), 'NOT_FOUND', 'user');
     expect((await row(member.user.id))?.group).toBe('blue-team');
   });
 });
@@ -471,7 +471,7 @@ describe('login links', () => {
     expectCode(await refused(t, CreateLoginLinkDocument, { user: member.user.id, expiresInDays: 31 }, { as: manager }), 'INVALID_ARGUMENT', 'expires');
     expectCode(await refused(t, CreateLoginLinkDocument, { user: member.user.id, logins: 256 }, { as: manager }), 'INVALID_ARGUMENT', 'logins');
     expectCode(await refused(t, CreateLoginLinkDocument, { user: member.user.id, redirect: 'https://elsewhere.example' }, { as: manager }), 'INVALID_ARGUMENT', 'redirect');
-    expectCode(await refused(t, CreateLoginLinkDocument, { user: t.admin.user.id }, { as: manager }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, CreateLoginLinkDocument, { user: t.admin.user.id }, { as: manager }), 'NOT_FOUND', 'user');
     expect(await t.db.prisma.loginLink.count({ where: { userId: member.user.id } })).toBe(0);
   });
 

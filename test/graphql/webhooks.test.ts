@@ -92,7 +92,7 @@ describe('createWebhook and the Webhook node', () => {
     expect(denied.data?.node).toEqual({ id: organization, webhooks: null });
     expectCode(denied.errors![0]!, 'PERMISSION_DENIED');
     expect((await ok(t, WebhookDocument, { webhook: createWebhook.id }, { as: member })).node).toBeNull();
-    expectCode(await refused(t, WebhookSigningSecretDocument, { webhook: createWebhook.id }, { as: member }), 'PERMISSION_DENIED');
+    expectCode(await refused(t, WebhookSigningSecretDocument, { webhook: createWebhook.id }, { as: member }), 'NOT_FOUND', 'webhook');
   });
 });
 

@@ -92,6 +92,9 @@ describe('POST exam and GET exam', () => {
     const theirs = await newExam(t, member, { organization: 'none' });
     expect((await row(theirs))!.organizationId).toBe(org);
     const quiz = await newQuiz(t, owner);
+    // An organization the caller may not view is unknown; one it is a plain member of is not its own.
+    await refused(t, () => t.rpc('POST', 'exam', { title: 'E', quiz, start: START, end: END, organization: otherOrg }, { as: owner }), 403, 'NOT_FOUND', 'organization');
+    await addMember(t, otherOrg, owner);
     await refused(t, () => t.rpc('POST', 'exam', { title: 'E', quiz, start: START, end: END, organization: otherOrg }, { as: owner }), 403, 'NOT_OWN_ORGANIZATION', 'organization');
   });
 });
