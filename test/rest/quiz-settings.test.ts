@@ -93,12 +93,12 @@ describe('POST quiz:settings', () => {
     await refused(t, () => t.rpc('POST', 'quiz:settings', { quiz, grading: 'gp_passfail', grading_threshold: 101 }, { as: me }), 403, 'INVALID_ARGUMENT', 'grading_threshold');
     await refused(t, () => t.rpc('POST', 'quiz:settings', { quiz, grading: 'gp_passfail', grading_threshold: -1 }, { as: me }), 403, 'INVALID_ARGUMENT', 'grading_threshold');
 
-    // Own custom presets are usable; those of other users are not.
+    // Own custom presets are usable; those of other users are not, and are unknown to the caller.
     const own = await ok(t, 'POST', 'quiz:grading-preset', { title: 'Mine', type: 'go-nogo-custom', grades: JSON.stringify([{}, { threshold: 40 }]) }, me);
     expect(await ok(t, 'POST', 'quiz:settings', { quiz, grading: own.preset, grading_threshold: 0 }, me)).toMatchObject({ grading: own.preset, grading_threshold: 0 });
     const other = await t.newCaller('post-grading-other');
     const theirs = await ok(t, 'POST', 'quiz:grading-preset', { title: 'Theirs', type: 'go-nogo-custom', grades: JSON.stringify([{}, { threshold: 40 }]) }, other);
-    await refused(t, () => t.rpc('POST', 'quiz:settings', { quiz, grading: theirs.preset }, { as: me }), 403, 'PERMISSION_DENIED');
+    await refused(t, () => t.rpc('POST', 'quiz:settings', { quiz, grading: theirs.preset }, { as: me }), 403, 'NOT_FOUND', 'grading');
   });
 
   it('refuses invalid values and callers without modify, changing nothing', async () => {
