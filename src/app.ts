@@ -11,7 +11,7 @@ import { errorHandling, sendError } from './http/errors.ts';
 import { AppError } from './errors.ts';
 import { bodyRate } from './http/body-rate.ts';
 import { overload } from './http/overload.ts';
-import { limitConnectionsPerAddress } from './http/connections.ts';
+import { closeOnlyIdleConnections, limitConnectionsPerAddress } from './http/connections.ts';
 import { restAnswer, restRoutes } from './http/rest-routes.ts';
 import { graphqlRoute } from './http/graphql-route.ts';
 import { pageRoutes } from './http/page-routes.ts';
@@ -71,6 +71,7 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
   });
   errorHandling(server);
   limitConnectionsPerAddress(server.server, platform.config.http.maxConnectionsPerAddress, platform.log);
+  closeOnlyIdleConnections(server.server);
   void server.register(overload, platform.config.overload);
   bodyRate(server, { minBytesPerSecond: platform.config.http.minBodyBytesPerSecond, graceMs: platform.config.http.headersTimeoutMs });
   // Each face in a plugin of its own: its content-type parsers apply to its routes only.

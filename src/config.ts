@@ -91,7 +91,7 @@ const schema = z
       .optional(),
     /** Connections (http/server.ts): the whole head of a request within this (408). */
     HTTP_HEADERS_TIMEOUT_MS: integer(1000, 600_000).default(10_000),
-    /** A connection on which nothing is sent either way for this long is closed (silent clients; GraphQL streams send a ping every 12 s). */
+    /** An idle connection (no request being served) on which nothing is sent either way for this long is closed (silent clients). */
     HTTP_CONNECTION_TIMEOUT_MS: integer(1000, 600_000).default(20_000),
     /** The whole request, head and body, within this (408). */
     HTTP_REQUEST_TIMEOUT_MS: integer(1000, 3_600_000).default(300_000),

@@ -79,6 +79,34 @@ describe('silent and slow clients', () => {
       for (const timer of trickles) clearInterval(timer);
     }
   }, 30_000);
+
+  it('answers a request that takes longer than HTTP_CONNECTION_TIMEOUT_MS to serve (the timeout is for idle connections)', async () => {
+    // The user's row is held by another transaction for longer than the 2 s connection timeout,
+    // as a start held in an exam-day storm waits for the database: the call waits, then answers.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.db.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${user.user.id} FOR UPDATE`;
+      locked();
+      await held;
+    }, { timeout: 30_000 });
+    await isLocked;
+    const started = performance.now();
+    const call = fetch(`${http.url}/api/user:name`, {
+      method: 'POST',
+      headers: { authorization: bearer(user), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ user: 'me', first_name: 'Waited', last_name: 'Long' }),
+    });
+    setTimeout(release, 3500);
+    const answer = await call;
+    expect([answer.status, await answer.json()]).toMatchObject([200, { success: true, changed: true }]);
+    expect(performance.now() - started).toBeGreaterThan(3000);
+    await holder;
+    const name = await (await fetch(`${http.url}/api/user:name?user=me`, { headers: { authorization: bearer(user) } })).json();
+    expect(name).toMatchObject({ first_name: 'Waited', last_name: 'Long' });
+  }, 30_000);
 });
 
 describe('overload', () => {
