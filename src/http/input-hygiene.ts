@@ -1,6 +1,6 @@
 import { ArgumentError } from '../errors.ts';
 import type { HeaderReader } from '../auth/authenticate.ts';
-import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, printable } from '../services/input-rules.ts';
+import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, LONE_SURROGATE, printable } from '../services/input-rules.ts';
 
 /** The credential forms of the contract that arrive as headers; their text reaches the database. */
 export const CREDENTIAL_HEADERS = Object.freeze(['authorization', 'service-api-app', 'service-api-secret', 'service-api-assume'] as const);
@@ -64,6 +64,9 @@ function utf8Escapes(component: string): boolean {
  * then refuse it, naming the argument, instead of the service storing altered text.
  */
 export function formFields(text: string): Record<string, string> {
+  // A body's bytes that are not UTF-8 arrive as lone surrogates (body-text.ts), which URLSearchParams
+  // would also make U+FFFD: as an escape that is not UTF-8 they take the road below.
+  if (!text.isWellFormed()) text = text.replace(LONE_SURROGATE, '%FF');
   const fields = Object.fromEntries(new URLSearchParams(text));
   if (!text.includes('%')) return fields;
   for (const pair of text.split('&')) {
