@@ -113,7 +113,7 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
     fetch,
     server,
     async listen(port, host) {
-      const address = await server.listen({ port, host });
+      const address = await server.listen({ port, host, backlog: platform.config.http.listenBacklog });
       return address.replace('[::1]', '127.0.0.1');
     },
     markReady() {
