@@ -9,10 +9,10 @@ import type { Notifier } from './services/notifications/notifications.service.ts
 import type { LiveResults } from './services/plays/live-results.ts';
 import type { ExamStarts } from './services/plays/exam-starts.ts';
 import type { AnswerWriter, PlayClaimer } from './services/plays/player-statements.ts';
-import type { RateLimiter, RateLimitState } from './rest/rate-limit.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import { authenticate, readCredentials, type HeaderReader } from './auth/authenticate.ts';
 import { resolveLanguage } from './services/instance/language.ts';
-import { UnavailableError } from './errors.ts';
+import { UnavailableError, type RateLimitState } from './errors.ts';
 import type { Loaders } from './services/loaders.ts';
 
 /** Long-lived dependencies shared by every request: built once in main.ts (or by a test). */
