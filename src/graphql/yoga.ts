@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { createLRUCache, createYoga, processRegularResult, type YogaInitialContext } from 'graphql-yoga';
-import { createContext, type CallInfo, type Context, type Platform } from '../context.ts';
+import type { Context, Platform } from '../context.ts';
+import { createContext, type CallInfo } from '../create-context.ts';
 import type { HeaderReader } from '../auth/authenticate.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import type { SimpleResponse } from '../http/pages.ts';

@@ -1,4 +1,5 @@
-import { createContext, type Platform } from '../context.ts';
+import type { Platform } from '../context.ts';
+import { createContext } from '../create-context.ts';
 import { AppError, ArgumentError, JourneyInvalidError, knownError, MethodNotAllowedError, RateLimitError, type RateLimitState, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
 import { allowedMethods, findOperation } from './operations.ts';
 import { routes } from './routes.ts';
