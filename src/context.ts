@@ -1,16 +1,18 @@
+import type DataLoader from 'dataloader';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { SecretBox } from './auth/secrets.ts';
 import type { CredentialCache } from './auth/credential-cache.ts';
-import type { Integration, User } from './generated/prisma/client.ts';
+import type { Viewer } from './auth/viewer.ts';
+import type { OrganizationAccess } from './auth/organization-policy.ts';
+import type { LibraryDocument, Organization, Prisma } from './generated/prisma/client.ts';
 import type { InstanceSettings } from './services/instance/settings.service.ts';
 import type { Notifier } from './services/notifications/notifications.service.ts';
 import type { LiveResults } from './services/plays/live-results.ts';
 import type { ExamStarts } from './services/plays/exam-starts.ts';
 import type { AnswerWriter, PlayClaimer } from './services/plays/player-statements.ts';
 import type { RateLimitState } from './errors.ts';
-import type { Loaders } from './services/loaders.ts';
 
 /** Long-lived dependencies shared by every request: built once in main.ts (or by a test). */
 export interface Platform {
@@ -32,14 +34,25 @@ export interface Platform {
 }
 
 /**
- * Who is calling. The application acts as its owner, with the owner's permissions; with an
- * `assume` token it acts as the assumed user. `user` is the one every action is attributed to.
+ * The request's DataLoaders: the rows and rules that nested GraphQL fields ask for one parent at a
+ * time, loaded for every parent of a list at once (a loader returns results in the order of its
+ * keys). Built once per request context, never shared between requests, so nothing one viewer
+ * may read reaches another. Writes that change what they hold call `forgetLoaded` (services/loaders.ts).
  */
-export interface Viewer {
-  user: User;
-  owner: User;
-  integration: Integration;
-  assumeTokenId?: string;
+export interface Loaders {
+  organization: DataLoader<string, Organization | null>;
+  /** What the viewer may do in each organization (auth/organization-policy.ts). */
+  organizationAccess: DataLoader<Organization, OrganizationAccess, string>;
+  /** Whether the viewer may see the membership of `userId` in `organizationId`. */
+  visibleMember: DataLoader<{ organizationId: string; userId: string }, boolean, string>;
+  libraryDocument: DataLoader<string, LibraryDocument | null>;
+  /** The members the viewer may see in any organization, as one filter (computed once). */
+  visibleMembersWhere(): Promise<Prisma.OrganizationMemberWhereInput>;
+  /**
+   * A viewer-wide value computed once per request under `key`, such as a permission filter that
+   * every row of a list applies: GraphQL asks a relation for its filter once per parent row.
+   */
+  once<T>(key: string, compute: () => Promise<T>): Promise<T>;
 }
 
 /** Per-request context handed to every service call. */
