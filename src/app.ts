@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Platform } from './context.ts';
 import { RestRouter } from './rest/router.ts';
-import { RateLimiter } from './rest/rate-limit.ts';
+import { RateLimiter } from './rate-limit.ts';
 import { createGraphQLHandler } from './graphql/yoga.ts';
 import { Health } from './http/health.ts';
 import { Metrics, type PoolStats } from './http/metrics.ts';

@@ -84,11 +84,24 @@ export class FeatureDisabledError extends NotAcceptableError {
   }
 }
 
+/**
+ * Where the caller stands after a call, for the `RateLimit-Limit`, `RateLimit-Remaining` and
+ * `RateLimit-Reset` headers: the window closest to running out.
+ */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until that window starts over. */
+  reset: number;
+  /** Every window, as `RateLimit-Policy` lists them: `50;w=1, 1200;w=60`. */
+  policy: string;
+}
+
 /** 429 with Retry-After seconds, and where the window stands (the RateLimit-* headers). */
 export class RateLimitError extends AppError {
   constructor(
     readonly retryAfter: number,
-    readonly state?: import('./rest/rate-limit.ts').RateLimitState,
+    readonly state?: RateLimitState,
   ) {
     super(429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfter} s`);
   }

@@ -1,4 +1,5 @@
-import type { Platform, Viewer } from '../context.ts';
+import type { Platform } from '../context.ts';
+import type { Viewer } from './viewer.ts';
 import { AuthenticationError } from '../errors.ts';
 import { safeEqual } from './secrets.ts';
 import { resolveAssumeToken } from './assume-tokens.ts';

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { createLRUCache, createYoga, processRegularResult, type YogaInitialContext } from 'graphql-yoga';
-import { createContext, type CallInfo, type Context, type Platform } from '../context.ts';
+import type { Context, Platform } from '../context.ts';
+import { createContext, type CallInfo } from '../create-context.ts';
 import type { HeaderReader } from '../auth/authenticate.ts';
-import type { RateLimiter } from '../rest/rate-limit.ts';
+import type { RateLimiter } from '../rate-limit.ts';
 import type { SimpleResponse } from '../http/pages.ts';
 import { requestIdFrom } from '../http/request-id.ts';
 import { schema } from './schema.ts';
@@ -15,7 +16,7 @@ import { graphiqlOptions, renderOfflineGraphiQL } from './graphiql.ts';
 import { spentByRequest, useShapeLimits } from './plugins/limits.ts';
 import { createExecute, useExecution } from './plugins/execution.ts';
 import { useCsrfPrevention, useSuggestionsForCallers } from './plugins/browser-safety.ts';
-import { rateLimitHeaders } from '../rest/rate-limit.ts';
+import { rateLimitHeaders } from '../rate-limit.ts';
 
 /** Whether a document is over the size limit (UTF-8 bytes; the length in characters decides most without counting). */
 const documentTooLarge = (query: string, maxBytes: number) => query.length > maxBytes || (query.length * 3 > maxBytes && Buffer.byteLength(query) > maxBytes);

@@ -1,9 +1,10 @@
-import { createContext, type Platform } from '../context.ts';
-import { AppError, ArgumentError, JourneyInvalidError, knownError, MethodNotAllowedError, RateLimitError, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
+import type { Platform } from '../context.ts';
+import { createContext } from '../create-context.ts';
+import { AppError, ArgumentError, JourneyInvalidError, knownError, MethodNotAllowedError, RateLimitError, type RateLimitState, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
 import { allowedMethods, findOperation } from './operations.ts';
 import { routes } from './routes.ts';
 import { toContractName, toServiceArgs } from './names.ts';
-import { rateLimitHeaders, type RateLimiter, type RateLimitState } from './rate-limit.ts';
+import { rateLimitHeaders, type RateLimiter } from '../rate-limit.ts';
 import { assertCleanInput, decodeSegment } from '../http/input-hygiene.ts';
 import { isClientGone } from '../http/client-gone.ts';
 

@@ -1,6 +1,6 @@
 import type { Exam, Prisma, Question, QuizSet } from '../../generated/prisma/client.ts';
 import { TtlMap } from '../../ttl-map.ts';
-import { entriesOf } from '../quizzes/items.service.ts';
+import { entriesOf } from '../quizzes/entries.ts';
 import { examRules, practiceRules, type PlayRules } from './exam-rules.ts';
 import { pointsMaximumOf } from './scoring.ts';
 import { runSettingsFrom, type RunSettings } from '../exams/settings-status.ts';
