@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Context } from '../context.ts';
-import type { LibraryDocument, Organization, Prisma } from '../generated/prisma/client.ts';
+import type { LibraryDocument, Organization, Prisma, Question } from '../generated/prisma/client.ts';
 import { organizationAccesses, visibleMembersEverywhere, type OrganizationAccess } from '../auth/organization-policy.ts';
 
 /**
@@ -16,6 +16,8 @@ export interface Loaders {
   /** Whether the viewer may see the membership of `userId` in `organizationId`. */
   visibleMember: DataLoader<{ organizationId: string; userId: string }, boolean, string>;
   libraryDocument: DataLoader<string, LibraryDocument | null>;
+  /** What a result shows of a question (its external id and maximum), for the results of a list of plays. */
+  resultQuestion: DataLoader<string, ResultQuestionFacts | null>;
   /** The members the viewer may see in any organization, as one filter (computed once). */
   visibleMembersWhere(): Promise<Prisma.OrganizationMemberWhereInput>;
   /**
@@ -24,6 +26,8 @@ export interface Loaders {
    */
   once<T>(key: string, compute: () => Promise<T>): Promise<T>;
 }
+
+export type ResultQuestionFacts = Pick<Question, 'id' | 'externalId' | 'type' | 'data'>;
 
 const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
   const found = new Map(rows.map((r) => [r.id, r]));
@@ -52,6 +56,9 @@ export function createLoaders(ctx: Context): Loaders {
       { cacheKeyFn: (k) => `${k.organizationId} ${k.userId}` },
     ),
     libraryDocument: new DataLoader(async (ids) => byId(ids, await ctx.db.libraryDocument.findMany({ where: { id: { in: [...ids] } } }))),
+    resultQuestion: new DataLoader(async (ids) =>
+      byId(ids, await ctx.db.question.findMany({ where: { id: { in: [...ids] } }, select: { id: true, externalId: true, type: true, data: true } })),
+    ),
     visibleMembersWhere,
     once,
   };
