@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
 import { ok } from '../helpers/quiz-seed.ts';
 import { seedClassCast, type ClassCast } from '../helpers/class-seed.ts';
+import { countStatements } from '../helpers/sql-counter.ts';
 
 /**
  * The GraphQL counterparts of REST operations the dashboards could not reach (or reached only in
@@ -116,6 +117,13 @@ describe('Play.resultQuestions (REST GET quiz:results:play questions)', () => {
     );
     // The unanswered question keeps its own maximum (3), not the default.
     expect(gql[2]).toMatchObject({ question: q3, timeAnswer: null, pointsMaximum: 3, points: 0 });
+    // A list of plays loads the questions of all of them together: a second play costs no statement more.
+    const list = `{ myPlays(first: 10) { edges { node { resultQuestions { externalId pointsMaximum points } } } } }`;
+    const one = await countStatements(t, () => gqlOk(list, {}, viewer));
+    await play(viewer, { quiz }, { [q3]: 'Paris' });
+    const two = await countStatements(t, () => gqlOk(list, {}, viewer));
+    expect(two.result.myPlays.edges).toHaveLength(2);
+    expect(two.count, two.statements.join('\n')).toBe(one.count);
     // Neither face shows the play to someone who may not read it.
     expect((await t.rpc('GET', 'quiz:results:play', { play: id }, { as: outsider })).code).toBe('NOT_FOUND');
     expect((await gqlOk(query, { id }, outsider)).node).toBeNull();
