@@ -3,6 +3,8 @@ import { BASE_URL, createTestApp, type Caller, type RpcResult, type TestApp } fr
 import { ok } from '../helpers/quiz-seed.ts';
 import { seedClassCast, type ClassCast } from '../helpers/class-seed.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
+import { routes } from '../../src/rest/routes.ts';
+import { schema } from '../../src/graphql/schema.ts';
 
 /**
  * The GraphQL counterparts of REST operations the dashboards could not reach (or reached only in
@@ -86,6 +88,34 @@ async function play(as: Caller, target: { exam: string } | { quiz: string }, res
   await gqlOk(FINISH, { input: { play: id } }, as);
   return id;
 }
+
+/** The REST operations this file holds to their GraphQL counterparts: `Type.field` of the schema. */
+const COUNTERPARTS: Record<string, string[]> = {
+  'GET test:app': ['Query.testApp'],
+  'POST test:app': ['Query.testApp'],
+  'GET quiz:results:play': ['Play.resultQuestions'],
+  'DELETE quiz:results:play': ['Mutation.removeResult'],
+  'POST exam:results:export': ['Mutation.requestResultsExport'],
+  'GET exam:certificates:user': ['Query.examCertificateStatus'],
+  'POST classes:members': ['Mutation.addClassesMembers'],
+  'POST user:classes': ['Mutation.addUserClasses'],
+  'DELETE user:classes': ['Mutation.removeUserClasses'],
+  'POST organizations:members': ['AddOrganizationMembersInput.departmentFallback', 'Mutation.addOrganizationMembers'],
+  'GET question': ['Query.questionByExternalId'],
+};
+
+it('each REST operation of the table is implemented, and each counterpart is in the schema', () => {
+  for (const [operation, fields] of Object.entries(COUNTERPARTS)) {
+    expect(routes[operation], operation).toBeTypeOf('function');
+    for (const path of fields) {
+      const [typeName, field] = path.split('.') as [string, string];
+      const type = schema.getType(typeName) as { getFields?: () => Record<string, { description?: string | null }> } | undefined;
+      const found = type?.getFields?.()[field];
+      expect(found, `${operation}: ${path}`).toBeDefined();
+      expect(found!.description, `${path} has a description`).toBeTruthy();
+    }
+  }
+});
 
 describe('testApp (REST test:app)', () => {
   it('answers the application, user, language and version of the call as GET test:app does', async () => {
