@@ -117,7 +117,7 @@ builder.mutationFields((t) => ({
   }),
   addClassesMembers: t.field({
     type: MembershipChangeType,
-    description: 'Adds every user to every class (control on each class), approved; existing memberships are updated (REST POST classes:members).',
+    description: 'Adds every user to every class the caller manages, approved; existing memberships are updated (REST POST classes:members).',
     args: {
       classes: t.arg.idList({ required: true }),
       users: t.arg.idList({ required: true }),

@@ -37,7 +37,7 @@ const ResultQuestionType = builder.objectRef<ResultQuestion>('ResultQuestion').i
     index: t.exposeInt('index', { description: 'Position in the play, from 1.' }),
     question: t.exposeID('question', { description: "The question's identification string." }),
     externalId: t.exposeString('id', { description: "The question's external identifier." }),
-    timeAnswer: t.float({ nullable: true, description: 'Seconds to the answer (as PlayAnswer.timeAnswer); null when it was not answered.', resolve: (q) => q.time_answer ?? null }),
+    timeAnswer: t.float({ nullable: true, description: 'Seconds to the answer (as PlayAnswer.timeAnswer); null when it has none (not answered).', resolve: (q) => q.time_answer ?? null }),
     pointsMaximum: t.exposeFloat('points_maximum', { description: "The question's points: as scored for an answer, else its current maximum (reading questions 0)." }),
     points: t.exposeFloat('points', { description: 'Points scored; 0 until scored and for an unanswered question.' }),
   }),
