@@ -6,7 +6,7 @@ import type { SecretBox } from './auth/secrets.ts';
 import type { CredentialCache } from './auth/credential-cache.ts';
 import type { Viewer } from './auth/viewer.ts';
 import type { OrganizationAccess } from './auth/organization-policy.ts';
-import type { LibraryDocument, Organization, Prisma } from './generated/prisma/client.ts';
+import type { LibraryDocument, Organization, Prisma, Question } from './generated/prisma/client.ts';
 import type { InstanceSettings } from './services/instance/settings.service.ts';
 import type { Notifier } from './services/notifications/notifications.service.ts';
 import type { LiveResults } from './services/plays/live-results.ts';
@@ -39,6 +39,8 @@ export interface Platform {
  * keys). Built once per request context, never shared between requests, so nothing one viewer
  * may read reaches another. Writes that change what they hold call `forgetLoaded` (services/loaders.ts).
  */
+export type ResultQuestionFacts = Pick<Question, 'id' | 'externalId' | 'type' | 'data'>;
+
 export interface Loaders {
   organization: DataLoader<string, Organization | null>;
   /** What the viewer may do in each organization (auth/organization-policy.ts). */
@@ -46,6 +48,8 @@ export interface Loaders {
   /** Whether the viewer may see the membership of `userId` in `organizationId`. */
   visibleMember: DataLoader<{ organizationId: string; userId: string }, boolean, string>;
   libraryDocument: DataLoader<string, LibraryDocument | null>;
+  /** What a result shows of a question (its external id and maximum), for the results of a list of plays. */
+  resultQuestion: DataLoader<string, ResultQuestionFacts | null>;
   /** The members the viewer may see in any organization, as one filter (computed once). */
   visibleMembersWhere(): Promise<Prisma.OrganizationMemberWhereInput>;
   /**

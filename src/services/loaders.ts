@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { Context, Loaders } from '../context.ts';
+import type { Context, Loaders, ResultQuestionFacts } from '../context.ts';
 import { organizationAccesses, visibleMembersEverywhere } from '../auth/organization-policy.ts';
 
 const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
@@ -29,6 +29,9 @@ export function createLoaders(ctx: Context): Loaders {
       { cacheKeyFn: (k) => `${k.organizationId} ${k.userId}` },
     ),
     libraryDocument: new DataLoader(async (ids) => byId(ids, await ctx.db.libraryDocument.findMany({ where: { id: { in: [...ids] } } }))),
+    resultQuestion: new DataLoader(async (ids) =>
+      byId(ids, await ctx.db.question.findMany({ where: { id: { in: [...ids] } }, select: { id: true, externalId: true, type: true, data: true } })),
+    ),
     visibleMembersWhere,
     once,
   };
