@@ -852,7 +852,6 @@ export function parseJourneyGraph(raw: RawGraph, base: JourneySettings = default
   const c = new Collector();
   const graph: JourneyGraph = { schema: JOURNEY_SCHEMA_VERSION, settings: { ...defaultJourneySettings, ...base }, nodes: [] };
   try {
-    checkLimits(raw, c);
     if (raw.schema !== undefined && raw.schema !== null && raw.schema !== '') {
       const n = typeof raw.schema === 'string' && /^\s*\d+\s*$/.test(raw.schema) ? Number(raw.schema) : raw.schema;
       if (n !== JOURNEY_SCHEMA_VERSION) c.add('schema-unsupported', null, null, `schema ${quote(raw.schema)} is not supported; the format's version is ${JOURNEY_SCHEMA_VERSION}`);
@@ -868,13 +867,17 @@ export function parseJourneyGraph(raw: RawGraph, base: JourneySettings = default
 }
 
 /**
- * A graph over the node or size limit, refused with that one problem; undefined for one within
- * them. Cheap whatever the graph (it looks at no node), so it can come before anything else.
+ * A graph being saved over the node or size limit, refused with that one problem; undefined for one
+ * within them. Cheap whatever the graph (it looks at no node), so it comes before anything else.
+ * (Stored graphs are not held to it again: they were within the limits when saved.)
  */
 export function overLimits(raw: RawGraph): ParsedGraph | undefined {
   const c = new Collector();
   try {
-    checkLimits(raw, c);
+    refuseOverNodeLimit(raw.nodes, c);
+    if (jsonLengthOver([raw.nodes, raw.settings], journeyLimits.documentSize)) {
+      c.refuse(`A journey graph is at most ${journeyLimits.documentSize} characters of JSON (nodes and settings together)`);
+    }
     return undefined;
   } catch (error) {
     whenFull(error);
@@ -882,15 +885,7 @@ export function overLimits(raw: RawGraph): ParsedGraph | undefined {
   }
 }
 
-/** The limits first: a graph far over them costs nothing per node. */
-function checkLimits(raw: RawGraph, c: Collector): void {
-  refuseOverNodeLimit(raw.nodes, c);
-  if (jsonLengthOver([raw.nodes, raw.settings], journeyLimits.documentSize)) {
-    c.refuse(`A journey graph is at most ${journeyLimits.documentSize} characters of JSON (nodes and settings together)`);
-  }
-}
-
-/** Called on the nodes as given, and again once JSON text is parsed. */
+/** Called on the nodes as given, and again once JSON text is parsed (parseNodes). */
 function refuseOverNodeLimit(nodes: unknown, c: Collector): void {
   if (Array.isArray(nodes) && nodes.length > journeyLimits.nodes) c.refuse(`A journey has at most ${journeyLimits.nodes} nodes, not ${nodes.length}`);
 }
