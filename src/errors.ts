@@ -48,16 +48,18 @@ export class PermissionError extends AppError {
 }
 
 /**
- * 403: a journey graph with problems. `issues` lists every one (errors and warnings; the REST error
- * body and GraphQL's extensions carry them) and `ignored` the unknown fields; nothing was saved.
+ * 403: a journey graph with problems. `issues` lists the first ones (errors, then warnings; the REST
+ * error body and GraphQL's extensions carry them), `problems` counts the errors (`exact` false: at
+ * least that many, validation stopped early) and `ignored` lists unknown fields; nothing was saved.
  */
 export class JourneyInvalidError extends AppError {
   constructor(
     message: string,
     readonly issues: readonly unknown[],
-    readonly ignored: readonly string[] = [],
+    readonly ignored: readonly string[],
+    count: { problems: number; exact: boolean },
   ) {
-    super(403, 'JOURNEY_INVALID', message, { issues, ...(ignored.length ? { ignored } : {}) });
+    super(403, 'JOURNEY_INVALID', message, { issues, problems: count.problems, exact: count.exact, ...(ignored.length ? { ignored } : {}) });
   }
 }
 

@@ -10,7 +10,7 @@ import { requestIdFrom } from '../http/request-id.ts';
 import { schema } from './schema.ts';
 import { isGraphQLError, maskError } from './errors.ts';
 import { endsMaintenance } from './maintenance.ts';
-import { credentialError, useInputHygiene } from './plugins/input-hygiene.ts';
+import { urlParameterError, useInputHygiene } from './plugins/input-hygiene.ts';
 import { errorCodesOf, logGraphQL, useObservation, type GraphQLObserver } from './observe.ts';
 import { graphiqlOptions, renderOfflineGraphiQL } from './graphiql.ts';
 import { spentByRequest, useShapeLimits } from './plugins/limits.ts';
@@ -176,7 +176,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
          * 401 and learns nothing of the schema from parse or validation errors.
          */
         onParams({ request, params, setResult }) {
-          if (credentialError(request)) return undefined;
+          if (urlParameterError(request)) return undefined;
           if (typeof params.query === 'string' && documentTooLarge(params.query, maxDocumentBytes)) {
             return setResult({ errors: [documentTooLargeError(maxDocumentBytes)] });
           }
@@ -228,7 +228,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     async json(request, body) {
       // yoga's request-level checks (onParams) are not run here: a call they refuse goes to yoga.
       const started = performance.now();
-      if (credentialError(request)) return undefined;
+      if (urlParameterError(request)) return undefined;
       const params = operationParams(body);
       if (!params || documentTooLarge(params.query, maxDocumentBytes)) return undefined;
       const document = prepared.get(params.query) ?? prepare(request, params);
