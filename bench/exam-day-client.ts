@@ -39,7 +39,7 @@ async function graphql(examinee: Examinee, query: string, variables: Record<stri
   });
   const text = await response.text();
   if (response.status === 503) return { code: 'HTTP_503', retryAfter: Number(response.headers.get('retry-after') ?? 1) };
-  let body: { data?: any; errors?: { extensions?: { code?: string; retryAfter?: number } }[] };
+  let body: { data?: any; errors?: { extensions?: { code?: string; retryAfter?: number } }[]; error?: { code?: string } };
   try {
     body = JSON.parse(text);
   } catch {
@@ -47,6 +47,8 @@ async function graphql(examinee: Examinee, query: string, variables: Record<stri
   }
   const error = body.errors?.[0];
   if (error) return { code: error.extensions?.code ?? 'UNKNOWN', retryAfter: error.extensions?.retryAfter };
+  // A refusal before GraphQL (the HTTP edge) carries the contract's error object.
+  if (!body.data) return { code: body.error?.code ?? `HTTP_${response.status}` };
   return { data: body.data };
 }
 

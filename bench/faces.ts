@@ -89,6 +89,9 @@ async function startService() {
     MAINTENANCE: undefined,
     // As the bare server: keep-alive connections of the load generator are not closed under it.
     HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+    // autocannon keeps sending on a connection the service asked to close after its 1,000th
+    // request (Node then answers 503); the bare server has no such limit either.
+    HTTP_MAX_REQUESTS_PER_SOCKET: '0',
   });
   // The service's own logger, writing into a file instead of stdout.
   const logFile = path.join(dataDir, 'service.log');
@@ -164,7 +167,10 @@ async function load(base: string, c: Case, authorization: string, duration: numb
     headers: { authorization, ...(c.body ? { 'content-type': 'application/json' } : {}) },
   });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${c.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+    // What one more such call answers now, to say why.
+    const again = await fetch(base + c.path, { method: c.method, body: c.body, headers: { authorization, ...(c.body ? { 'content-type': 'application/json' } : {}) } });
+    const why = `${again.status} ${(await again.text()).slice(0, 300)}`;
+    throw new Error(`${c.name}: ${result.non2xx} non-2xx answers (${JSON.stringify((result as { statusCodeStats?: unknown }).statusCodeStats)}), ${result.errors} errors, ${result.timeouts} timeouts; one more call answers ${why}`);
   }
   return result;
 }

@@ -11,7 +11,7 @@
  * into a file as in production.
  */
 import './production.ts';
-import { RateLimiter } from '../src/rest/rate-limit.ts';
+import { RateLimiter } from '../src/rate-limit.ts';
 import { RestRouter } from '../src/rest/router.ts';
 import { createGraphQLHandler } from '../src/graphql/yoga.ts';
 import { startBenchService } from './service.ts';

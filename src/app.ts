@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Platform } from './context.ts';
 import { RestRouter } from './rest/router.ts';
-import { RateLimiter } from './rest/rate-limit.ts';
+import { RateLimiter } from './rate-limit.ts';
 import { createGraphQLHandler } from './graphql/yoga.ts';
 import { Health } from './http/health.ts';
 import { Metrics, type PoolStats } from './http/metrics.ts';
@@ -11,7 +11,7 @@ import { errorHandling, sendError } from './http/errors.ts';
 import { AppError } from './errors.ts';
 import { bodyRate } from './http/body-rate.ts';
 import { overload } from './http/overload.ts';
-import { limitConnectionsPerAddress } from './http/connections.ts';
+import { closeOnlyIdleConnections, limitConnectionsPerAddress } from './http/connections.ts';
 import { restAnswer, restRoutes } from './http/rest-routes.ts';
 import { graphqlRoute } from './http/graphql-route.ts';
 import { pageRoutes } from './http/page-routes.ts';
@@ -71,6 +71,7 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
   });
   errorHandling(server);
   limitConnectionsPerAddress(server.server, platform.config.http.maxConnectionsPerAddress, platform.log);
+  closeOnlyIdleConnections(server.server);
   void server.register(overload, platform.config.overload);
   bodyRate(server, { minBytesPerSecond: platform.config.http.minBodyBytesPerSecond, graceMs: platform.config.http.headersTimeoutMs });
   // Each face in a plugin of its own: its content-type parsers apply to its routes only.
@@ -112,7 +113,7 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
     fetch,
     server,
     async listen(port, host) {
-      const address = await server.listen({ port, host });
+      const address = await server.listen({ port, host, backlog: platform.config.http.listenBacklog });
       return address.replace('[::1]', '127.0.0.1');
     },
     markReady() {

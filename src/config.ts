@@ -91,7 +91,7 @@ const schema = z
       .optional(),
     /** Connections (http/server.ts): the whole head of a request within this (408). */
     HTTP_HEADERS_TIMEOUT_MS: integer(1000, 600_000).default(10_000),
-    /** A connection on which nothing is sent either way for this long is closed (silent clients; GraphQL streams send a ping every 12 s). */
+    /** An idle connection (no request being served) on which nothing is sent either way for this long is closed (silent clients). */
     HTTP_CONNECTION_TIMEOUT_MS: integer(1000, 600_000).default(20_000),
     /** The whole request, head and body, within this (408). */
     HTTP_REQUEST_TIMEOUT_MS: integer(1000, 3_600_000).default(300_000),
@@ -105,6 +105,12 @@ const schema = z
     OVERLOAD_RETRY_AFTER_SECONDS: integer(1, 3600).default(2),
     /** A keep-alive connection is closed after this many requests (0: no limit). */
     HTTP_MAX_REQUESTS_PER_SOCKET: integer(0, 1_000_000).default(1000),
+    /**
+     * Connections the kernel holds for the service before it accepts them (listen's backlog; Linux
+     * caps it at net.core.somaxconn). Node's 511 is less than an exam's examinees starting at once:
+     * the others' connections are dropped and retried by their clients after 1, 3, 7, 15 s...
+     */
+    HTTP_LISTEN_BACKLOG: integer(1, 1_000_000).default(4096),
     /** A body slower than this many bytes per second (after a grace of HTTP_HEADERS_TIMEOUT_MS) is cut off. */
     HTTP_MIN_BODY_BYTES_PER_SECOND: integer(0, 100_000_000).default(1024),
     /** An idle keep-alive connection is closed after this. */
@@ -136,6 +142,7 @@ export interface Config extends RawConfig {
     minBodyBytesPerSecond: number;
     keepAliveTimeoutMs: number;
     maxRequestsPerSocket: number;
+    listenBacklog: number;
     maxConnectionsPerAddress: number;
   };
   overload: { maxEventLoopDelayMs: number; maxInFlight: number; retryAfterSeconds: number };
@@ -185,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       connectionTimeoutMs: c.HTTP_CONNECTION_TIMEOUT_MS,
       requestTimeoutMs: c.HTTP_REQUEST_TIMEOUT_MS,
       maxRequestsPerSocket: c.HTTP_MAX_REQUESTS_PER_SOCKET,
+      listenBacklog: c.HTTP_LISTEN_BACKLOG,
       maxConnectionsPerAddress: c.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
       minBodyBytesPerSecond: c.HTTP_MIN_BODY_BYTES_PER_SECOND,
       keepAliveTimeoutMs: c.HTTP_KEEP_ALIVE_TIMEOUT_MS,

@@ -84,7 +84,7 @@ export const ERROR_CODES: readonly ErrorCode[] = Object.freeze([
   entry('NOT_API_WEBHOOK', 403, 'Only webhooks with the api trigger event can be triggered by hand.'),
   entry('ENDPOINT_NOT_ALLOWED', 403, 'The webhook endpoint is a loopback, private or other non-public address.'),
   entry('ENDPOINT_UNRESOLVABLE', 403, 'The host of the webhook endpoint does not resolve.'),
-  entry('JOURNEY_INVALID', 403, 'The journey graph has problems; nothing was saved. The error lists every one as issues (level, code, node, output, message), and ignored fields.'),
+  entry('JOURNEY_INVALID', 403, 'The journey graph has problems; nothing was saved. The error lists the first 100 as issues (level, code, node, output, message), counts them (problems; exact false: at least that many) and lists ignored fields.'),
   entry('NO_JOURNEY', 403, 'The exam starts no journey (yet).'),
   entry('NOT_PUBLISHED', 403, 'The journey has no published version yet.'),
   entry('JOURNEY_NOT_PUBLISHABLE', 403, "The journey's draft has error-level issues; the message lists them."),

@@ -48,16 +48,18 @@ export class PermissionError extends AppError {
 }
 
 /**
- * 403: a journey graph with problems. `issues` lists every one (errors and warnings; the REST error
- * body and GraphQL's extensions carry them) and `ignored` the unknown fields; nothing was saved.
+ * 403: a journey graph with problems. `issues` lists the first ones (errors, then warnings; the REST
+ * error body and GraphQL's extensions carry them), `problems` counts the errors (`exact` false: at
+ * least that many, validation stopped early) and `ignored` lists unknown fields; nothing was saved.
  */
 export class JourneyInvalidError extends AppError {
   constructor(
     message: string,
     readonly issues: readonly unknown[],
-    readonly ignored: readonly string[] = [],
+    readonly ignored: readonly string[],
+    count: { problems: number; exact: boolean },
   ) {
-    super(403, 'JOURNEY_INVALID', message, { issues, ...(ignored.length ? { ignored } : {}) });
+    super(403, 'JOURNEY_INVALID', message, { issues, problems: count.problems, exact: count.exact, ...(ignored.length ? { ignored } : {}) });
   }
 }
 
@@ -84,11 +86,24 @@ export class FeatureDisabledError extends NotAcceptableError {
   }
 }
 
+/**
+ * Where the caller stands after a call, for the `RateLimit-Limit`, `RateLimit-Remaining` and
+ * `RateLimit-Reset` headers: the window closest to running out.
+ */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until that window starts over. */
+  reset: number;
+  /** Every window, as `RateLimit-Policy` lists them: `50;w=1, 1200;w=60`. */
+  policy: string;
+}
+
 /** 429 with Retry-After seconds, and where the window stands (the RateLimit-* headers). */
 export class RateLimitError extends AppError {
   constructor(
     readonly retryAfter: number,
-    readonly state?: import('./rest/rate-limit.ts').RateLimitState,
+    readonly state?: RateLimitState,
   ) {
     super(429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfter} s`);
   }

@@ -8,6 +8,8 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 export type AddOrganizationMembersInput = {
   /** A department (name, external id or identification string) of every organization; its members take its levels. Not with `permission`. */
   department?: string | null | undefined;
+  /** true: an organization without `department` gives its members `permission` instead of refusing the call, and the two may be combined (REST POST organizations:members). Default false. */
+  departmentFallback?: boolean | null | undefined;
   /** Send each added or updated member a message (default false). */
   notify?: boolean | null | undefined;
   organizations: Array<string | number>;

@@ -1,13 +1,18 @@
-import type { Platform, Viewer } from '../context.ts';
+import type { Platform } from '../context.ts';
+import type { Viewer } from './viewer.ts';
 import { AuthenticationError } from '../errors.ts';
 import { safeEqual } from './secrets.ts';
 import { resolveAssumeToken } from './assume-tokens.ts';
+import { textProblem } from '../services/input-rules.ts';
 
 export interface Credentials {
   app?: string;
   secret?: string;
   assume?: string;
 }
+
+/** The arguments (REST) and URL parameters (GraphQL) credentials may travel as. */
+export const CREDENTIAL_ARGUMENTS: ReadonlySet<string> = new Set(['app', 'secret', 'assume']);
 
 export interface HeaderReader {
   get(name: string): string | null | undefined;
@@ -23,7 +28,7 @@ export function bearerCredentials(authorization: string): { app: string; secret:
   if (!m) return undefined;
   let token = m[1]!;
   if (!token.includes(':') && /^[A-Za-z0-9+/_-]+={0,2}$/.test(token)) token = Buffer.from(token, 'base64').toString('utf8');
-  const pair = /^([^:\s]+):([^\s\x00-\x1f\x7f]+)$/.exec(token);
+  const pair = /^([^:\s]+):(\S+)$/.exec(token);
   return pair ? { app: pair[1]!, secret: pair[2]! } : undefined;
 }
 
@@ -46,23 +51,31 @@ export function readCredentials(headers: HeaderReader, args: Record<string, unkn
   return { app: text(args.app), secret: text(args.secret), assume };
 }
 
+/**
+ * Text no credential is made of: control characters and lone surrogates. Such a credential cannot
+ * be valid, so it is refused like any wrong one, without being looked up (the database refuses NUL).
+ */
+const impossible = (credential: string) => textProblem(credential) !== undefined;
+
 /** Turns credentials into the viewer, or refuses with 401. */
 export async function authenticate(platform: Platform, credentials: Credentials): Promise<Viewer> {
   if (!credentials.app || !credentials.secret) {
     throw new AuthenticationError('MISSING_CREDENTIALS', 'Application credentials (app and secret) are required');
   }
   const appId = credentials.app;
-  const integration = await platform.credentials.get(appId, async () => {
-    const found = await platform.db.integration.findUnique({ where: { appId }, include: { owner: true } });
-    return found && { ...found, secret: found.secretCipher ? platform.secrets.open(found.secretCipher) : null };
-  });
-  const valid = integration?.type === 'api' && integration.secret !== null && safeEqual(credentials.secret, integration.secret);
+  const integration = impossible(appId)
+    ? null
+    : await platform.credentials.get(appId, async () => {
+        const found = await platform.db.integration.findUnique({ where: { appId }, include: { owner: true } });
+        return found && { ...found, secret: found.secretCipher ? platform.secrets.open(found.secretCipher) : null };
+      });
+  const valid = integration?.type === 'api' && integration.secret !== null && !impossible(credentials.secret) && safeEqual(credentials.secret, integration.secret);
   if (!integration || !valid) throw new AuthenticationError('INVALID_CREDENTIALS', 'Invalid application credentials');
   if (!integration.active) throw new AuthenticationError('INTEGRATION_INACTIVE', 'This integration is not active');
   if (!integration.owner.enabled) throw new AuthenticationError('OWNER_DISABLED', 'The owner of this integration is disabled');
   const { owner, secret: _secret, ...record } = integration;
   if (credentials.assume === undefined) return { user: owner, owner, integration: record };
-  const token = await resolveAssumeToken(platform, credentials.assume, owner.id);
+  const token = impossible(credentials.assume) ? undefined : await resolveAssumeToken(platform, credentials.assume, owner.id);
   if (!token) throw new AuthenticationError('INVALID_ASSUME_TOKEN', 'The assume token is invalid, expired or revoked');
   return { user: token.user, owner, integration: record, assumeTokenId: token.id };
 }

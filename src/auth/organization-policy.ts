@@ -1,4 +1,4 @@
-import type { Viewer } from '../context.ts';
+import type { Viewer } from './viewer.ts';
 import type { Db } from '../db/client.ts';
 import type { Organization, OrganizationMember, Prisma } from '../generated/prisma/client.ts';
 import { PermissionError } from '../errors.ts';

@@ -1,4 +1,5 @@
-import type { Context, Viewer } from '../context.ts';
+import type { Context } from '../context.ts';
+import type { Viewer } from './viewer.ts';
 import type { Prisma, User } from '../generated/prisma/client.ts';
 import type { ContentType } from '../services/content/content-types.ts';
 import { ArgumentError, PermissionError, type AppError } from '../errors.ts';

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { AppError, ArgumentError, JourneyInvalidError, knownError, RateLimitError } from '../errors.ts';
-import { rateLimitHeaders } from '../rest/rate-limit.ts';
+import { rateLimitHeaders } from '../rate-limit.ts';
 
 /**
  * graphql ships a CommonJS and an ES build; where both get loaded (a bundler or test runner

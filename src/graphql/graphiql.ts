@@ -7,20 +7,29 @@ import type { AssetResponse } from '../http/asset.ts';
  * yoga) from this service under /graphiql/, split into files the browser caches instead of one
  * 9 MB page. The first minute:
  * - the Headers editor is open and holds the shape of the credentials, `{"Authorization": "Bearer
- *   <app>:<secret>"}`; GraphiQL keeps the headers in the browser's storage;
+ *   <app>:<secret>"}`;
  * - until real credentials are there, nothing is sent: the result pane (and the docs) say where
  *   to put them, instead of a 401;
- * - once they are there, the schema is fetched again (GraphiQL's own re-fetch action);
- * - tabs hold the operations a dashboard sends first: me, a users page, organizations with their
- *   departments, an organization's compliance, an exam's item analysis.
+ * - credentials typed in the Headers of any tab are kept in one store (the browser's storage) that
+ *   serves every tab at once and survives a reload; a tab still showing the placeholder sends the
+ *   kept ones and never replaces them; once they are there, the schema is fetched again;
+ * - tabs hold the operations a dashboard sends first and the player's flow (assume an examinee,
+ *   start, answer, finish).
  */
 
 export const GRAPHIQL_ASSET_PREFIX = '/graphiql/';
 
-export const CREDENTIALS_SHAPE = JSON.stringify({ Authorization: 'Bearer <app>:<secret>' }, null, 2);
+const CREDENTIALS = { Authorization: 'Bearer <app>:<secret>' };
+export const CREDENTIALS_SHAPE = JSON.stringify(CREDENTIALS, null, 2);
 
-/** Example operations, one tab each; test/graphql/graphiql.test.ts runs them. */
-export const EXAMPLE_OPERATIONS: readonly { query: string; variables?: string }[] = [
+/** What the player tabs send as the examinee: the token of the AssumeExaminee tab. */
+export const ASSUME_SHAPE = '<token from the AssumeExaminee tab>';
+
+/**
+ * Example operations, one tab each; test/graphql/graphiql.test.ts runs them through /graphql and
+ * test/browser/graphiql.test.ts in the page. `headers` are the tab's own, besides the credentials.
+ */
+export const EXAMPLE_OPERATIONS: readonly { query: string; variables?: string; headers?: Record<string, string> }[] = [
   {
     query: `# Who the call acts as: the owner of the application, or the user of an assume token.
 # Credentials go in the Headers tab below: {"Authorization": "Bearer <app>:<secret>"}.
@@ -179,6 +188,114 @@ query ExamStatistics($exam: ID!, $round: Int, $attempts: StatisticsAttempts) {
 `,
     variables: JSON.stringify({ exam: '', attempts: 'FIRST' }, null, 2),
   },
+  {
+    query: `# The exams dashboard: exams the caller may view, latest start first, with their state
+# (status and the counts of examinees, started and finished results) and the current round.
+query Exams($first: Int, $active: Boolean, $search: String) {
+  exams(first: $first, active: $active, search: $search) {
+    edges {
+      node {
+        id
+        title
+        type
+        language
+        start
+        end
+        status {
+          status
+          users
+          started
+          finished
+        }
+        round {
+          current {
+            round
+            results
+          }
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+`,
+    variables: JSON.stringify({ first: 20 }, null, 2),
+  },
+  {
+    query: `# The player's flow, step 1 of 4: act as an examinee. A user you manage needs no password.
+# Put the token in the Headers of the next tabs as "Service-API-Assume"; your credentials stay.
+mutation AssumeExaminee($user: String!, $password: String) {
+  assumeUser(user: $user, password: $password) {
+    token
+    valid
+  }
+}
+`,
+    variables: JSON.stringify({ user: '' }, null, 2),
+  },
+  {
+    query: `# Step 2: the examinee starts its play of an exam (or continues its open one) and gets the questions.
+mutation StartPlay($exam: ID!) {
+  startPlay(input: { exam: $exam }) {
+    id
+    status
+    attempt
+    deadline
+    questions {
+      index
+      question {
+        id
+        type
+        content
+        choices
+      }
+    }
+  }
+}
+`,
+    variables: JSON.stringify({ exam: '' }, null, 2),
+    headers: { 'Service-API-Assume': ASSUME_SHAPE },
+  },
+  {
+    query: `# Step 3: the examinee answers a question of its play (a string, or a list for choices);
+# a new answer replaces the last one.
+mutation AnswerQuestion($play: ID!, $question: ID!, $response: JSON!) {
+  answerQuestion(input: { play: $play, question: $question, response: $response }) {
+    question
+    index
+    response
+    timeAnswer
+  }
+}
+`,
+    variables: JSON.stringify({ play: '', question: '', response: '' }, null, 2),
+    headers: { 'Service-API-Assume': ASSUME_SHAPE },
+  },
+  {
+    query: `# Step 4: the examinee finishes its play; every answer is scored.
+mutation FinishPlay($play: ID!) {
+  finishPlay(input: { play: $play }) {
+    id
+    status
+    timeEnd
+    result {
+      questionsTotal
+      questionsCorrect
+      pointsTotal
+      pointsCorrect
+      grade
+      successful
+      valid
+    }
+  }
+}
+`,
+    variables: JSON.stringify({ play: '' }, null, 2),
+    headers: { 'Service-API-Assume': ASSUME_SHAPE },
+  },
 ];
 
 /** The options yoga hands to renderYogaGraphiQL (GraphiQL's own props). */
@@ -187,9 +304,15 @@ export function graphiqlOptions(title: string): GraphiQLOptions {
     title,
     headers: CREDENTIALS_SHAPE,
     defaultHeaders: CREDENTIALS_SHAPE,
-    shouldPersistHeaders: true,
+    // The page keeps the credentials itself (start.js): GraphiQL's own persistence saves whatever
+    // the Headers editor shows, the placeholder of a tab just opened too.
+    shouldPersistHeaders: false,
     defaultEditorToolsVisibility: 'headers',
-    defaultTabs: EXAMPLE_OPERATIONS.map((e) => ({ query: e.query, variables: e.variables ?? null, headers: CREDENTIALS_SHAPE })),
+    defaultTabs: EXAMPLE_OPERATIONS.map((e) => ({
+      query: e.query,
+      variables: e.variables ?? null,
+      headers: JSON.stringify({ ...CREDENTIALS, ...e.headers }, null, 2),
+    })),
   };
 }
 
@@ -220,8 +343,8 @@ export function renderOfflineGraphiQL(options: GraphiQLOptions): string {
 }
 
 /**
- * Runs after GraphiQL's bundle: workers from this service, a fetcher that sends nothing without
- * credentials, and a schema re-fetch when credentials are entered.
+ * Runs after GraphiQL's bundle: workers from this service, one credentials store for every tab, a
+ * fetcher that sends nothing without credentials, and a schema re-fetch when credentials are entered.
  */
 const START_SCRIPT = `(function () {
   'use strict';
@@ -235,26 +358,50 @@ const START_SCRIPT = `(function () {
   var HINT = 'Enter your credentials in the Headers tab below: {"Authorization": "Bearer <app>:<secret>"} ' +
     '(or Bearer <base64(app:secret)>, or the Service-API-App and Service-API-Secret headers).';
   function parse(text) { try { var v = JSON.parse(text || '{}'); return v && typeof v === 'object' ? v : {}; } catch (e) { return undefined; } }
-  function hasCredentials(headers) {
-    if (!headers) return false;
-    var lower = {};
-    Object.keys(headers).forEach(function (k) { lower[k.toLowerCase()] = String(headers[k]); });
-    if (lower['service-api-app'] && lower['service-api-secret']) return true;
-    return /^Bearer\\s+[^<>\\s]+$/i.test(lower.authorization || '');
+  // A value with <...> is a placeholder of the examples, never sent.
+  function placeholder(value) { return /[<>]/.test(String(value)); }
+  var CREDENTIAL_NAMES = ['authorization', 'service-api-app', 'service-api-secret'];
+  function isCredential(name) { return CREDENTIAL_NAMES.indexOf(name.toLowerCase()) >= 0; }
+  /** The credential headers of a headers object, when they are real ones; else undefined. */
+  function credentialsOf(headers) {
+    if (!headers) return undefined;
+    var found = {}, lower = {};
+    Object.keys(headers).forEach(function (k) {
+      if (!isCredential(k) || placeholder(headers[k])) return;
+      found[k] = String(headers[k]);
+      lower[k.toLowerCase()] = String(headers[k]);
+    });
+    if (lower['service-api-app'] && lower['service-api-secret']) return found;
+    return /^Bearer\\s+\\S+$/i.test(lower.authorization || '') ? found : undefined;
   }
-  // GraphiQL keeps the last edited headers under graphiql:headers. Credentials entered once serve
-  // every tab, now (the fetcher falls back to them) and after a reload (each tab opens with them).
-  var HEADERS_KEY = 'graphiql:headers';
-  function savedCredentials() { var saved = parse(localStorage.getItem(HEADERS_KEY)); return hasCredentials(saved) ? saved : undefined; }
+  // One store for every tab: credentials typed in any tab's Headers replace it; a text without
+  // real credentials (a tab that still shows the placeholder) never does.
+  var CREDENTIALS_KEY = 'service:credentials';
+  function savedCredentials() { return credentialsOf(parse(localStorage.getItem(CREDENTIALS_KEY))); }
+  /**
+   * What a tab sends: its own credentials if it has real ones, else the kept ones, with the tab's
+   * other headers (such as Service-API-Assume) unless they are placeholders.
+   */
+  function headersFor(tab) {
+    var own = credentialsOf(tab);
+    var out = Object.assign({}, own || savedCredentials() || {});
+    Object.keys(tab || {}).forEach(function (k) { if (!isCredential(k) && !placeholder(tab[k])) out[k] = String(tab[k]); });
+    return own || Object.keys(out).some(isCredential) ? out : undefined;
+  }
+  // After a reload every tab opens with the kept credentials in place of the placeholder.
   var saved = savedCredentials();
   if (saved) {
-    var text = JSON.stringify(saved, null, 2);
-    options.headers = text;
-    options.defaultHeaders = text;
-    options.defaultTabs = (options.defaultTabs || []).map(function (tab) { return Object.assign({}, tab, { headers: text }); });
+    var shown = function (text) {
+      var tab = parse(text) || {}, out = Object.assign({}, saved);
+      Object.keys(tab).forEach(function (k) { if (!isCredential(k)) out[k] = tab[k]; });
+      return JSON.stringify(out, null, 2);
+    };
+    options.headers = shown(options.headers);
+    options.defaultHeaders = shown(options.defaultHeaders);
+    options.defaultTabs = (options.defaultTabs || []).map(function (tab) { return Object.assign({}, tab, { headers: shown(tab.headers) }); });
   }
   // Tabs are not restored from storage: restored tabs came back with empty operations and an extra
-  // tab (GraphiQL 5 under yoga's wrapper), so a reload opens the examples again; headers are kept.
+  // tab (GraphiQL 5 under yoga's wrapper), so a reload opens the examples again.
   var forgotten = /(^|:)(tabState|query)$/;
   options.storage = {
     getItem: function (key) { return forgotten.test(key) ? null : localStorage.getItem(key); },
@@ -265,9 +412,8 @@ const START_SCRIPT = `(function () {
     get length() { return localStorage.length; }
   };
   options.fetcher = function (params, fetcherOptions) {
-    var headers = (fetcherOptions && fetcherOptions.headers) || {};
-    if (!hasCredentials(headers)) headers = Object.assign({}, headers, savedCredentials() || {});
-    if (!hasCredentials(headers)) return Promise.resolve({ errors: [{ message: HINT }] });
+    var headers = headersFor((fetcherOptions && fetcherOptions.headers) || {});
+    if (!headers) return Promise.resolve({ errors: [{ message: HINT }] });
     return fetch(endpoint, {
       method: 'POST',
       credentials: 'same-origin',
@@ -275,12 +421,15 @@ const START_SCRIPT = `(function () {
       body: JSON.stringify(params)
     }).then(function (response) { return response.json(); });
   };
-  var timer, fetchedWith;
+  var timer;
   options.onEditHeaders = function (text) {
     clearTimeout(timer);
     timer = setTimeout(function () {
-      if (!hasCredentials(parse(text)) || text === fetchedWith) return;
-      fetchedWith = text;
+      var typed = credentialsOf(parse(text));
+      if (!typed) return;
+      var value = JSON.stringify(typed);
+      if (value === localStorage.getItem(CREDENTIALS_KEY)) return;
+      localStorage.setItem(CREDENTIALS_KEY, value);
       var refetch = document.querySelector('[aria-label^="Re-fetch GraphQL schema"]');
       if (refetch) refetch.click();
     }, 400);

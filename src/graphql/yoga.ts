@@ -1,21 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { createLRUCache, createYoga, processRegularResult, type YogaInitialContext } from 'graphql-yoga';
-import { createContext, type CallInfo, type Context, type Platform } from '../context.ts';
+import type { Context, Platform } from '../context.ts';
+import { createContext, type CallInfo } from '../create-context.ts';
 import type { HeaderReader } from '../auth/authenticate.ts';
-import type { RateLimiter } from '../rest/rate-limit.ts';
+import type { RateLimiter } from '../rate-limit.ts';
 import type { SimpleResponse } from '../http/pages.ts';
 import { requestIdFrom } from '../http/request-id.ts';
 import { schema } from './schema.ts';
 import { isGraphQLError, maskError } from './errors.ts';
 import { endsMaintenance } from './maintenance.ts';
-import { credentialError, useInputHygiene } from './plugins/input-hygiene.ts';
+import { urlParameterError, useInputHygiene } from './plugins/input-hygiene.ts';
 import { errorCodesOf, logGraphQL, useObservation, type GraphQLObserver } from './observe.ts';
 import { graphiqlOptions, renderOfflineGraphiQL } from './graphiql.ts';
 import { spentByRequest, useShapeLimits } from './plugins/limits.ts';
 import { createExecute, useExecution } from './plugins/execution.ts';
 import { useCsrfPrevention, useSuggestionsForCallers } from './plugins/browser-safety.ts';
-import { rateLimitHeaders } from '../rest/rate-limit.ts';
+import { rateLimitHeaders } from '../rate-limit.ts';
 
 /** Whether a document is over the size limit (UTF-8 bytes; the length in characters decides most without counting). */
 const documentTooLarge = (query: string, maxBytes: number) => query.length > maxBytes || (query.length * 3 > maxBytes && Buffer.byteLength(query) > maxBytes);
@@ -175,7 +176,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
          * 401 and learns nothing of the schema from parse or validation errors.
          */
         onParams({ request, params, setResult }) {
-          if (credentialError(request)) return undefined;
+          if (urlParameterError(request)) return undefined;
           if (typeof params.query === 'string' && documentTooLarge(params.query, maxDocumentBytes)) {
             return setResult({ errors: [documentTooLargeError(maxDocumentBytes)] });
           }
@@ -227,7 +228,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     async json(request, body) {
       // yoga's request-level checks (onParams) are not run here: a call they refuse goes to yoga.
       const started = performance.now();
-      if (credentialError(request)) return undefined;
+      if (urlParameterError(request)) return undefined;
       const params = operationParams(body);
       if (!params || documentTooLarge(params.query, maxDocumentBytes)) return undefined;
       const document = prepared.get(params.query) ?? prepare(request, params);

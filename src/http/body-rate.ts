@@ -17,9 +17,13 @@ export class BodyTooSlowError extends AppError {
  */
 export function bodyRate(app: FastifyInstance, limits: { minBytesPerSecond: number; graceMs: number }): void {
   if (limits.minBytesPerSecond <= 0) return;
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    // A body that came whole with its head needs no watching (most calls), nor does an empty one.
-    if (request.raw.complete || request.raw.readableEnded || request.headers['content-length'] === '0') return payload;
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    // No body (neither a length nor chunks: most calls), an empty one, or one that came whole with its head: nothing to watch.
+    const { headers } = request;
+    const length = headers['content-length'];
+    if ((length === undefined && headers['transfer-encoding'] === undefined) || length === '0' || request.raw.complete || request.raw.readableEnded) {
+      return done(null, payload);
+    }
     const started = Date.now();
     let size = 0;
     const watched = new Transform({
@@ -49,6 +53,6 @@ export function bodyRate(app: FastifyInstance, limits: { minBytesPerSecond: numb
     payload.on('end', () => clearInterval(timer));
     payload.on('close', () => clearInterval(timer));
     payload.on('error', (error) => watched.destroy(error));
-    return payload.pipe(watched);
+    done(null, payload.pipe(watched));
   });
 }

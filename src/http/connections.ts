@@ -27,3 +27,23 @@ export function limitConnectionsPerAddress(server: Server, max: number, log: Log
     });
   });
 }
+
+/**
+ * HTTP_CONNECTION_TIMEOUT_MS closes connections that are idle, not requests that are being
+ * served: without a listener, Node destroys a socket on its idle timeout even while its response
+ * is still being prepared, so a start that waited 20 s in an exam-day storm lost its answer. A
+ * request still arriving is bounded by the head, request and body-rate limits instead, and a
+ * socket that is quiet while its answer is prepared is closed once that answer is written and it
+ * stays idle again.
+ */
+export function closeOnlyIdleConnections(server: Server): void {
+  server.on('timeout', (socket: Socket) => {
+    if (!servingOn(socket)) socket.destroy();
+  });
+}
+
+/** Whether a response is open on the socket (Node's own record of it, `_httpMessage`, is the one it checks too). */
+function servingOn(socket: Socket): boolean {
+  const response = (socket as Socket & { _httpMessage?: { writableEnded: boolean } | null })._httpMessage;
+  return response != null && !response.writableEnded;
+}

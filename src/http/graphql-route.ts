@@ -1,7 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLHandler } from '../graphql/yoga.ts';
 import { AppError } from '../errors.ts';
 import { sendError } from './errors.ts';
+import { bodyText } from './body-text.ts';
 
 /**
  * GraphQL at /graphql: yoga inside fastify as its integration guide shows, every method handed to
@@ -18,9 +20,13 @@ export async function graphqlRoute(app: FastifyInstance, options: { graphql: Gra
     const headers = { get: (name: string) => request.headers[name] as string | undefined };
     if (graphql.acceptsJson({ method: request.method, headers })) {
       const url = `http://${request.headers.host ?? 'localhost'}${request.url}`;
-      const body = (request.body as Buffer | undefined)?.toString('utf8') ?? '';
+      const body = request.body ? bodyText(request.body as Buffer) : '';
       const result = await graphql.json({ method: request.method, url, headers, requestId: request.id }, body);
       if (result) return reply.code(result.status).headers(result.headers).send(result.body);
+    }
+    // Past the fast path yoga decodes the body itself, and would read bytes that are not UTF-8 as U+FFFD.
+    if (isJson(request.headers['content-type']) && request.body instanceof Buffer && !isUtf8(request.body)) {
+      return sendError(reply, new AppError(400, 'BAD_REQUEST', 'The body is not UTF-8 text'), request.id);
     }
     // yoga builds its context from the request's headers: it sees the id the answer carries.
     request.headers['x-request-id'] = request.id;
@@ -30,3 +36,5 @@ export async function graphqlRoute(app: FastifyInstance, options: { graphql: Gra
     return response;
   });
 }
+
+const isJson = (type: string | undefined) => type !== undefined && /^application\/(graphql-response\+)?json\b/i.test(type);

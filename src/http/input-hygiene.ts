@@ -1,40 +1,40 @@
 import { ArgumentError } from '../errors.ts';
-import type { HeaderReader } from '../auth/authenticate.ts';
-import { CONTROL_CHARACTER_RULE, findInputProblem, hasControlCharacter, printable } from '../services/input-rules.ts';
-
-/** The credential forms of the contract that arrive as headers; their text reaches the database. */
-export const CREDENTIAL_HEADERS = Object.freeze(['authorization', 'service-api-app', 'service-api-secret', 'service-api-assume'] as const);
-
-/** The first credential header holding a control character. */
-export function uncleanHeader(headers: HeaderReader): string | undefined {
-  return CREDENTIAL_HEADERS.find((name) => {
-    const value = headers.get(name);
-    return typeof value === 'string' && hasControlCharacter(value);
-  });
-}
+import { CREDENTIAL_ARGUMENTS } from '../auth/authenticate.ts';
+import { isCustomFieldPattern } from '../rest/json-schema.ts';
+import type { Operation } from '../rest/operations.ts';
+import { findInputProblem, LONE_SURROGATE, printable, textProblem } from '../services/input-rules.ts';
 
 /**
- * The argument breaking an input rule (input-rules.ts) in its value, its name or anywhere inside
- * a JSON value, with the rule (nested positions are named in the rule, so that the argument
- * itself stays the contract's name).
+ * The input rule (input-rules.ts) an argument's value breaks, anywhere inside a JSON value too
+ * (nested positions are named in the rule, so that the argument itself stays the contract's name).
  */
-export function uncleanArgument(args: Record<string, unknown>): { argument: string; rule: string } | undefined {
-  const found = findInputProblem(args);
+function brokenRule(name: string, value: unknown): string | undefined {
+  const found = findInputProblem(value);
   if (!found) return undefined;
-  const [top, ...inside] = found.path.map((p) => printable(String(p)));
-  if (found.inKey && inside.length === 0) return { argument: top!, rule: 'is not a valid argument name: it contains a control character' };
-  return { argument: top!, rule: inside.length ? `${found.rule} (at ${[top, ...inside].join('.')})` : found.rule };
+  return found.path.length ? `${found.rule} (at ${[name, ...found.path].map((p) => printable(String(p))).join('.')})` : found.rule;
+}
+
+/** Whether the operation takes an argument of this name (`version` every one does). */
+function takes(operation: Operation, name: string): boolean {
+  return name === 'version' || operation.arguments.some((a) => a.name === name || (isCustomFieldPattern(a) && name.startsWith('custom_')));
 }
 
 /**
- * The REST face refuses such input with 403 INVALID_ARGUMENT before it authenticates, so that
- * nothing malformed reaches a query, credentials included.
+ * The arguments of a REST call as the operation gets them. One the operation takes that breaks an
+ * input rule refuses the call with 403 INVALID_ARGUMENT naming it, before the call authenticates,
+ * so that nothing malformed reaches a query. One it does not take is ignored, like any unknown
+ * argument: when it breaks a rule it is left out, so its text reaches nothing either. Credentials
+ * go on to authenticate, which refuses one that breaks a rule like any wrong credential (401).
  */
-export function assertCleanInput(args: Record<string, unknown>, headers: HeaderReader): void {
-  const problem = uncleanArgument(args);
-  if (problem) throw new ArgumentError(problem.argument, problem.rule);
-  const header = uncleanHeader(headers);
-  if (header) throw new ArgumentError(header, CONTROL_CHARACTER_RULE);
+export function checkedArguments(args: Record<string, unknown>, operation: Operation): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    // A name the operation takes holds no control character: a name that does is an unknown one.
+    const rule = CREDENTIAL_ARGUMENTS.has(name) ? undefined : (textProblem(name) ?? brokenRule(name, value));
+    if (!rule) kept[name] = value;
+    else if (takes(operation, name)) throw new ArgumentError(name, rule);
+  }
+  return kept;
 }
 
 /** A percent-encoded path segment; malformed encoding reads as no name at all (an unknown endpoint). */
@@ -64,6 +64,9 @@ function utf8Escapes(component: string): boolean {
  * then refuse it, naming the argument, instead of the service storing altered text.
  */
 export function formFields(text: string): Record<string, string> {
+  // A body's bytes that are not UTF-8 arrive as lone surrogates (body-text.ts), which URLSearchParams
+  // would also make U+FFFD: as an escape that is not UTF-8 they take the road below.
+  if (!text.isWellFormed()) text = text.replace(LONE_SURROGATE, '%FF');
   const fields = Object.fromEntries(new URLSearchParams(text));
   if (!text.includes('%')) return fields;
   for (const pair of text.split('&')) {

@@ -123,7 +123,7 @@ text or JSON arrays. The version is chosen by the path (\`/api/v1/...\`, or \`/a
 
 A refused call answers with a status, the headers \`Service-API-Error\` (message) and
 \`Service-API-Error-Code\` (code), and the body \`{"error": {"status", "code", "message", "argument"?}}\`
-(\`JOURNEY_INVALID\` adds \`issues\` and \`ignored\`).
+(\`JOURNEY_INVALID\` adds \`issues\`, \`problems\`, \`exact\` and \`ignored\`).
 
 ${errorCatalogueMarkdown()}`;
 
@@ -175,7 +175,7 @@ export function buildOpenApi(): JsonSchema {
                 argument: { type: 'string', description: 'the argument at fault' },
                 issues: {
                   type: 'array',
-                  description: 'JOURNEY_INVALID only: every issue of the journey graph (level, code, node, output, message)',
+                  description: 'JOURNEY_INVALID only: the first 100 issues of the journey graph, errors first (level, code, node, output, message)',
                   items: {
                     type: 'object',
                     required: ['level', 'code', 'node', 'output', 'message'],
@@ -188,7 +188,9 @@ export function buildOpenApi(): JsonSchema {
                     },
                   },
                 },
-                ignored: { type: 'array', items: { type: 'string' }, description: 'JOURNEY_INVALID only, when any: unknown fields of the graph' },
+                problems: { type: 'integer', description: 'JOURNEY_INVALID only: how many error-level problems were found' },
+                exact: { type: 'boolean', description: 'JOURNEY_INVALID only: false when validation stopped early (a limit, or over 100 problems): there are at least problems' },
+                ignored: { type: 'array', items: { type: 'string' }, description: 'JOURNEY_INVALID only, when any: the first 100 unknown fields of the graph' },
               },
             },
           },

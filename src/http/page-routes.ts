@@ -31,7 +31,7 @@ export const sendPage = (reply: FastifyReply, page: AssetResponse) =>
 /**
  * Everything but the two faces: health and metrics, the description pages (OpenAPI, /api/docs,
  * the journey JSON schema, GraphiQL's files), login links, linked files, export downloads, LTI key
- * sets, results pages and the MCP endpoint. GET routes answer HEAD too (fastify sends the head
+ * sets, results pages (with their branding image) and the MCP endpoint. GET routes answer HEAD too (fastify sends the head
  * without the body); login links and export downloads answer HEAD without using the link.
  */
 export async function pageRoutes(app: FastifyInstance, options: PageOptions): Promise<void> {
@@ -109,6 +109,11 @@ export async function pageRoutes(app: FastifyInstance, options: PageOptions): Pr
       });
       return page ? sendPage(reply, page) : notFoundReply(reply, request.id);
     },
+  });
+
+  app.get('/results/:exam/image', async (request, reply) => {
+    const page = await results.image(request.url.split('?')[0]!);
+    return page ? sendPage(reply, page) : notFoundReply(reply, request.id);
   });
 
   // The MCP SDK is loaded on the first call to /mcp, not at start (start-up time and memory).

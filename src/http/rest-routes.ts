@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { AppError, ArgumentError } from '../errors.ts';
 import type { RestRouter } from '../rest/router.ts';
 import { MAX_BODY_BYTES } from './server.ts';
 import { PayloadTooLargeError } from './errors.ts';
 import { formFields } from './input-hygiene.ts';
+import { bodyText } from './body-text.ts';
 
 /** A body that could not be parsed: the router asks for the body only after routing, so the refusal waits for it. */
 class Unparsable {
@@ -67,31 +67,34 @@ export async function restAnswer(rest: RestRouter, request: FastifyRequest, repl
 /**
  * The REST face: every method on `/api` and below goes to the router (rest/router.ts), which
  * answers unknown endpoints (400), methods (405 with Allow) and versions (406) itself. Bodies are
- * parsed by fastify: urlencoded forms by @fastify/formbody, multipart by @fastify/multipart, JSON
- * here; a body without a known type is read as a urlencoded form (curl -d sends one).
+ * parsed by fastify: multipart by @fastify/multipart, urlencoded forms and JSON here (from bytes,
+ * body-text.ts); a body without a known type is read as a urlencoded form (curl -d sends one).
  */
 export async function restRoutes(app: FastifyInstance, options: { rest: RestRouter }): Promise<void> {
   const { rest } = options;
-  await app.register(formbody, { parser: formFields, bodyLimit: MAX_BODY_BYTES });
   await app.register(multipart, {
     limits: { fieldSize: MAX_BODY_BYTES, fileSize: MAX_BODY_BYTES, fields: 10_000, files: 100, parts: 10_000 },
     isPartAFile: (_field, _type, filename) => filename !== undefined,
   });
   app.removeContentTypeParser(['application/json']);
-  const json = (_request: FastifyRequest, text: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
-    if (text.length === 0) return done(null, {});
+  const json = (_request: FastifyRequest, bytes: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
+    if (bytes.length === 0) return done(null, {});
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text as string);
+      parsed = JSON.parse(bodyText(bytes as Buffer));
     } catch {
       return done(null, invalidJson);
     }
     done(null, parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) ? notAnObject : parsed);
   };
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, json);
-  app.addContentTypeParser(/^[\w.+-]+\/[\w.+-]+\+json$/i, { parseAs: 'string' }, json);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, json);
+  app.addContentTypeParser(/^[\w.+-]+\/[\w.+-]+\+json$/i, { parseAs: 'buffer' }, json);
   app.removeContentTypeParser(['text/plain']);
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, formFields(text as unknown as string)));
+  // Urlencoded forms, and bodies of no known type (curl -d): read as bytes, as @fastify/formbody's
+  // decoding would turn bytes that are not UTF-8 into U+FFFD before formFields could refuse them.
+  const form = (_request: FastifyRequest, bytes: Buffer, done: (error: Error | null, body?: unknown) => void) => done(null, formFields(bodyText(bytes)));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, form);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, form);
 
   const handler = (request: FastifyRequest, reply: FastifyReply) => restAnswer(rest, request, reply, () => bodyArgs(request));
   app.all('/api', handler);

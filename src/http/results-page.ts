@@ -1,16 +1,17 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Platform } from '../context.ts';
-import type { Play } from '../generated/prisma/client.ts';
-import { datetime } from '../rest/format.ts';
-import { lookUpResult, resultsPageOf, type ResultsPage } from '../services/exams/results-lookup.service.ts';
+import { lookUpResult, resultsPageImage, resultsPageOf } from '../services/exams/results-lookup.service.ts';
 import type { SimpleResponse } from './pages.ts';
+import type { AssetResponse } from './asset.ts';
+import { lookupForm, noneView, notFoundHtml, resultView, resultsHtml, tooManyView, type PageLook } from './results-page-view.ts';
 
 /**
  * `BASE_URL/results/<exam>`: the identifier-based results page. GET shows a form asking for the
  * value of the exam's identifier field; POST (a form with `value`) shows the examinee's own
  * result, or one answer for every other case (a value nobody entered, no finished result, the
  * viewing period not begun), so the page tells nothing about other examinees. Lookups are limited
- * per client address; the page is 404 when the exam offers none.
+ * per client address; the page is 404 when the exam offers none. It wears the exam's branding,
+ * whose stored image it serves at `/results/<exam>/image`.
  */
 
 /** Lookups one address may make per window. */
@@ -18,6 +19,7 @@ export const RESULTS_LOOKUPS = 10;
 export const RESULTS_WINDOW_SECONDS = 600;
 
 const PATH = /^\/results\/([a-z]{3}_[a-z0-9]{1,60})$/;
+const IMAGE_PATH = /^\/results\/([a-z]{3}_[a-z0-9]{1,60})\/image$/;
 
 export interface ResultsRequest {
   method: string;
@@ -38,31 +40,6 @@ export function clientAddress(forwardedFor: string | null | undefined, socketAdd
   return last || socketAddress || 'unknown';
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-const NONE = 'No result is available for this value.';
-
-function html(status: number, title: string, content: string, extra: Record<string, string> = {}): SimpleResponse {
-  return {
-    status,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-      'referrer-policy': 'no-referrer',
-      ...extra,
-    },
-    body: `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(title)}</title></head><body><main><h1>${escape(title)}</h1>${content}</main></body></html>`,
-  };
-}
-
-const form = (page: ResultsPage) =>
-  `<form method="post"><label>${escape(page.label)} <input name="value" required autocomplete="off"></label> <button type="submit">Show my result</button></form>`;
-
-const resultView = (play: Play) =>
-  `<section id="result"><h2>Your result</h2><dl><dt>Attempt</dt><dd>${play.attempt}</dd><dt>Started</dt><dd>${datetime(play.timeStart)} UTC</dd>` +
-  `<dt>Finished</dt><dd>${play.timeEnd ? `${datetime(play.timeEnd)} UTC` : ''}</dd></dl></section>`;
-
 export function resultsPages(platform: Platform) {
   const limiter = new RateLimiterMemory({ points: RESULTS_LOOKUPS, duration: RESULTS_WINDOW_SECONDS, keyPrefix: 'results_page' });
 
@@ -71,20 +48,34 @@ export function resultsPages(platform: Platform) {
     const m = PATH.exec(request.path);
     if (!m) return undefined;
     const page = request.method === 'GET' || request.method === 'HEAD' || request.method === 'POST' ? await resultsPageOf(platform, m[1]!) : undefined;
-    if (!page) return html(404, 'Not found', '<p>There is no results page here.</p>');
-    const title = `Results: ${page.exam.title}`;
-    if (request.method !== 'POST') return html(200, title, form(page));
+    if (!page) return notFoundHtml();
+    const look: PageLook = { language: page.exam.language, branding: page.exam.branding, imagePath: `/results/${page.exam.id}/image` };
+    const title = page.exam.title;
+    const form = lookupForm(page.label);
+    if (request.method !== 'POST') return resultsHtml(200, look, title, form);
     try {
       await limiter.consume(clientAddress(request.forwardedFor, request.socketAddress));
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      return html(429, title, '<p>Too many attempts from your address. Please try again later.</p>', { 'retry-after': String(retry) });
+      return resultsHtml(429, look, title, tooManyView, { 'retry-after': String(retry) });
     }
     const value = new URLSearchParams(await request.body()).get('value') ?? '';
     const found = await lookUpResult(platform, page, value);
-    return html(200, title, (found.found ? resultView(found.play) : `<p id="none">${NONE}</p>`) + form(page));
+    return resultsHtml(200, look, title, (w) => (found.found ? resultView(found.play)(w) : noneView(w)) + form(w));
   }
 
-  return { handle };
+  /** `GET /results/<exam>/image`: the stored branding image of a results page; undefined when there is none. */
+  async function image(path: string): Promise<AssetResponse | undefined> {
+    const m = IMAGE_PATH.exec(path);
+    const file = m ? await resultsPageImage(platform, m[1]!) : undefined;
+    if (!file) return undefined;
+    return {
+      status: 200,
+      headers: { 'content-type': file.contentType, 'cache-control': 'private, max-age=300', 'x-content-type-options': 'nosniff' },
+      body: new Uint8Array(file.data),
+    };
+  }
+
+  return { handle, image };
 }

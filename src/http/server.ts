@@ -41,8 +41,9 @@ function clientErrorOf(error: NodeJS.ErrnoException): AppError {
 
 /**
  * fastify's server options: the limits that keep one client from holding the service.
- * - a connection that sends or receives nothing for HTTP_CONNECTION_TIMEOUT_MS is closed (silent
- *   clients included: Node's head timeout starts only with the first byte);
+ * - a connection that sends or receives nothing for HTTP_CONNECTION_TIMEOUT_MS while no request is
+ *   served on it is closed (silent clients included: Node's head timeout starts only with the first
+ *   byte; connections.ts keeps the connections whose answer is being prepared);
  * - the head of a request within HTTP_HEADERS_TIMEOUT_MS, the whole request within
  *   HTTP_REQUEST_TIMEOUT_MS (408); bodies at HTTP_MIN_BODY_BYTES_PER_SECOND (body-rate.ts);
  * - idle keep-alive connections closed after HTTP_KEEP_ALIVE_TIMEOUT_MS, and after

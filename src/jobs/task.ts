@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
-import type { SystemContext } from './system.ts';
 
 /**
  * A task is a kind of background work: a name (stored with each job, so it must never change
@@ -75,7 +74,7 @@ export interface TaskOptions<P, E extends JobEnv> {
 }
 
 /** P: the payload a handler gets; I: what enqueue takes (the schema's input, before defaults). */
-export interface Task<P = any, E extends JobEnv = SystemContext, I = P> {
+export interface Task<P = any, E extends JobEnv = JobEnv, I = P> {
   readonly name: string;
   readonly schema: z.ZodType<P, I>;
   /** Its result is handed back to whoever ran the job (runDue), e.g. to count what was sent. */
@@ -86,10 +85,12 @@ export interface Task<P = any, E extends JobEnv = SystemContext, I = P> {
 const names = new Set<string>();
 
 /**
- * Declares a task. The handler's first parameter decides what it needs from the worker
- * (a SystemContext unless it asks for less).
+ * Declares a task. The type of the handler's first parameter decides what it needs from the
+ * worker: most ask for a SystemContext (jobs/system.ts), some for less. The kit itself knows only
+ * JobEnv: what the platform holds (the notifier, the player's writers) uses the kit, so the kit
+ * cannot depend on the platform.
  */
-export function defineTask<S extends z.ZodType, E extends JobEnv = SystemContext>(
+export function defineTask<S extends z.ZodType, E extends JobEnv = JobEnv>(
   name: string,
   schema: S,
   handler: (env: E, payload: z.output<S>, job: JobRun) => Promise<unknown>,

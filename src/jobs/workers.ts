@@ -7,11 +7,11 @@ import { removeResultsExport } from '../services/plays/results-export.ts';
 import { expireCertificateLink } from '../services/certificates/certificates.service.ts';
 import { journeyTimers } from '../services/journeys/runtime.ts';
 import { startWorker, type Outcome, type Worker } from './run.ts';
-import { asSystem } from './system.ts';
+import { asSystem, type SystemContext } from './system.ts';
 import type { Task } from './task.ts';
 
 /** Every task the service runs. A task missing here is never claimed: its jobs wait. */
-export const serviceTasks: readonly Task[] = [deliverNotification, deliverWebhook, expireQuestionExport, finishOverduePlay, removeResultsExport, expireCertificateLink, journeyTimers];
+export const serviceTasks: readonly Task<any, SystemContext>[] = [deliverNotification, deliverWebhook, expireQuestionExport, finishOverduePlay, removeResultsExport, expireCertificateLink, journeyTimers];
 
 /**
  * The service's background work, as the system. The queue lives in the database, so work

@@ -1,10 +1,11 @@
-import { createContext, type Platform } from '../context.ts';
-import { AppError, ArgumentError, JourneyInvalidError, knownError, MethodNotAllowedError, RateLimitError, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
+import type { Platform } from '../context.ts';
+import { createContext } from '../create-context.ts';
+import { AppError, ArgumentError, JourneyInvalidError, knownError, MethodNotAllowedError, RateLimitError, type RateLimitState, NotAcceptableError, NotImplementedError, UnknownEndpointError } from '../errors.ts';
 import { allowedMethods, findOperation } from './operations.ts';
 import { routes } from './routes.ts';
 import { toContractName, toServiceArgs } from './names.ts';
-import { rateLimitHeaders, type RateLimiter, type RateLimitState } from './rate-limit.ts';
-import { assertCleanInput, decodeSegment } from '../http/input-hygiene.ts';
+import { rateLimitHeaders, type RateLimiter } from '../rate-limit.ts';
+import { checkedArguments, decodeSegment } from '../http/input-hygiene.ts';
 import { isClientGone } from '../http/client-gone.ts';
 
 export interface RestRequest {
@@ -113,8 +114,7 @@ export class RestRouter {
     const operation = findOperation(req.method, endpoint);
     if (!operation) throw new MethodNotAllowedError(req.method, allowedMethods(endpoint));
     const bodyArgs = req.method === 'GET' ? {} : await req.body();
-    const args: Record<string, unknown> = { ...Object.fromEntries(req.query), ...bodyArgs };
-    assertCleanInput(args, req.headers);
+    const args = checkedArguments({ ...Object.fromEntries(req.query), ...bodyArgs }, operation);
 
     const requested = m[1] !== undefined ? m[1] : typeof args.version === 'string' ? args.version : undefined;
     const version = requested === undefined ? undefined : normaliseVersion(requested);

@@ -12,7 +12,7 @@
  */
 const CONTROL_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
 const ANY_CONTROL_CHARACTER = /[\x00-\x1f\x7f-\x9f]/g;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export const MAX_NESTING = 32;
 export const CONTROL_CHARACTER_RULE = 'must not contain control characters (tab, line feed and carriage return aside)';

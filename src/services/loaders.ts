@@ -1,29 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Context } from '../context.ts';
-import type { LibraryDocument, Organization, Prisma } from '../generated/prisma/client.ts';
-import { organizationAccesses, visibleMembersEverywhere, type OrganizationAccess } from '../auth/organization-policy.ts';
-
-/**
- * The request's DataLoaders: the rows and rules that nested GraphQL fields ask for one parent at a
- * time, loaded for every parent of a list at once (a loader returns results in the order of its
- * keys). Built once per request context, never shared between requests, so nothing one viewer
- * may read reaches another. Writes that change what they hold call `forgetLoaded`.
- */
-export interface Loaders {
-  organization: DataLoader<string, Organization | null>;
-  /** What the viewer may do in each organization (auth/organization-policy.ts). */
-  organizationAccess: DataLoader<Organization, OrganizationAccess, string>;
-  /** Whether the viewer may see the membership of `userId` in `organizationId`. */
-  visibleMember: DataLoader<{ organizationId: string; userId: string }, boolean, string>;
-  libraryDocument: DataLoader<string, LibraryDocument | null>;
-  /** The members the viewer may see in any organization, as one filter (computed once). */
-  visibleMembersWhere(): Promise<Prisma.OrganizationMemberWhereInput>;
-  /**
-   * A viewer-wide value computed once per request under `key`, such as a permission filter that
-   * every row of a list applies: GraphQL asks a relation for its filter once per parent row.
-   */
-  once<T>(key: string, compute: () => Promise<T>): Promise<T>;
-}
+import type { Context, Loaders, ResultQuestionFacts } from '../context.ts';
+import { organizationAccesses, visibleMembersEverywhere } from '../auth/organization-policy.ts';
 
 const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
   const found = new Map(rows.map((r) => [r.id, r]));
@@ -52,6 +29,9 @@ export function createLoaders(ctx: Context): Loaders {
       { cacheKeyFn: (k) => `${k.organizationId} ${k.userId}` },
     ),
     libraryDocument: new DataLoader(async (ids) => byId(ids, await ctx.db.libraryDocument.findMany({ where: { id: { in: [...ids] } } }))),
+    resultQuestion: new DataLoader(async (ids) =>
+      byId(ids, await ctx.db.question.findMany({ where: { id: { in: [...ids] } }, select: { id: true, externalId: true, type: true, data: true } })),
+    ),
     visibleMembersWhere,
     once,
   };

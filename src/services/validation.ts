@@ -116,20 +116,26 @@ export function list<T extends z.ZodType>(item: T, max = 1000, min = 1) {
   );
 }
 
-/** JSON text (or a native JSON value from a JSON body). */
+/**
+ * JSON text (or a native JSON value from a JSON body or GraphQL variables). Only the value parsed
+ * from text is held to the input rules here: a native value was checked at the edge of the face it
+ * came through, and walking it again would cost as much as that check (a journey graph far over
+ * its limits is refused in milliseconds).
+ */
 export function json() {
   return z.preprocess(
-    (v) => {
+    (v, ctx) => {
       if (typeof v !== 'string') return v;
+      let parsed: unknown;
       try {
-        return JSON.parse(v) as unknown;
+        parsed = JSON.parse(v) as unknown;
       } catch {
         return Symbol.for('invalid-json');
       }
+      obeysInputRules(parsed, ctx);
+      return parsed;
     },
-    z
-      .custom<unknown>((v) => v !== Symbol.for('invalid-json') && v !== undefined, 'must be valid JSON text')
-      .superRefine(obeysInputRules),
+    z.custom<unknown>((v) => v !== Symbol.for('invalid-json') && v !== undefined, 'must be valid JSON text'),
   );
 }
 
@@ -137,7 +143,7 @@ export function json() {
  * Parsed JSON text obeys the rules the edge of both faces checks on the request itself: escapes
  * such as `\u0000` and the depth of the value only exist once the text is parsed.
  */
-export function obeysInputRules(value: unknown, ctx: z.RefinementCtx): void {
+export function obeysInputRules(value: unknown, ctx: Pick<z.RefinementCtx, 'addIssue'>): void {
   const problem = findInputProblem(value);
   const message = problem && (problem.path.length ? `${problem.rule} (at ${problem.path.join('.')})` : problem.rule);
   // Later checks of the value (its JSON length, its shape) must not see it: they could overflow.

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { ok } from '../helpers/quiz-seed.ts';
 import { newExam } from '../helpers/exam-settings-seed.ts';
-import { createContext } from '../../src/context.ts';
-import { RateLimiter } from '../../src/rest/rate-limit.ts';
+import { createContext } from '../../src/create-context.ts';
+import { RateLimiter } from '../../src/rate-limit.ts';
 import { copyExamSettings } from '../../src/services/exams/settings-copy.ts';
 import { newId } from '../../src/ids.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { createGraphQLHandler, jsonMediaType, type GraphQLHandler } from '../../src/graphql/yoga.ts';
-import { RateLimiter } from '../../src/rest/rate-limit.ts';
+import { RateLimiter } from '../../src/rate-limit.ts';
 
 /**
  * The fast path (a same-origin JSON POST) and yoga itself must give the same answer to the same

@@ -66,24 +66,38 @@ describe('control characters and nesting in GraphQL input', () => {
     await refusedInput('{ users(first: 5, search: "a\\u0000") { edges { node { id } } } }', {}, 'search');
   });
 
-  it('in credentials, headers or URL parameters, are refused before the credentials are looked up', async () => {
+  it('in credentials, headers or URL parameters, are wrong credentials: the same 401 as any wrong one, never looked up', async () => {
     const query = '{ me { id } }';
-    for (const [header, value] of [
-      ['authorization', `Bearer ${t.admin.app}\u0001:${t.admin.secret}`],
-      ['service-api-app', 'app\u0001'],
-      ['service-api-secret', 'secret\u0001'],
-      ['service-api-assume', 'x\u0001'],
+    const post = async (url: string, headers: Record<string, string>) => {
+      const response = await t.app.fetch(new Request(`${BASE_URL}/graphql${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }));
+      return { status: response.status, body: await response.json() };
+    };
+    const wrong = await post('', { authorization: 'Bearer app-nobody:secret-nobody' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.errors[0].extensions).toMatchObject({ code: 'INVALID_CREDENTIALS' });
+
+    const app = `${t.admin.app}\u0001`;
+    for (const [label, url, headers] of [
+      ['bearer', '', { authorization: `Bearer ${app}:${t.admin.secret}` }],
+      ['bearer, base64', '', { authorization: `Bearer ${Buffer.from(`${t.admin.app}\u0000:${t.admin.secret}`).toString('base64')}` }],
+      ['headers', '', { 'service-api-app': app, 'service-api-secret': t.admin.secret }],
+      ['URL parameters', `?app=${encodeURIComponent(t.admin.app)}%00&secret=${encodeURIComponent(t.admin.secret)}`, {}],
     ] as const) {
-      const { count } = await countStatements(t, () => refusedInput(query, {}, header, { as: null, headers: { [header]: value } }));
-      expect(count).toBe(0);
+      const { result, count } = await countStatements(t, () => post(url, headers));
+      expect(result, label).toEqual(wrong);
+      expect(count, label).toBe(0);
     }
-    for (const param of ['app', 'secret', 'assume']) {
-      const response = await t.app.fetch(
-        new Request(`${BASE_URL}/graphql?app=a&secret=b&${param}=x%00`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) }),
-      );
-      const body = (await response.json()) as { errors: GraphQLErrorBody[] };
-      expect(body.errors[0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: param });
-    }
+    expect(await post('', { authorization: `Bearer ${t.admin.app}:${t.admin.secret}\u0001` })).toEqual(wrong);
+    expect(await post(`?app=${encodeURIComponent(t.admin.app)}&secret=x%00`, {})).toEqual(wrong);
+    // Not UTF-8 in a URL reads as U+FFFD: another application id, wrong like any other.
+    expect(await post(`?app=${encodeURIComponent(t.admin.app)}%ED%A0%80&secret=${encodeURIComponent(t.admin.secret)}`, {})).toEqual(wrong);
+
+    // An assume token: the answer of any wrong token.
+    const auth = { authorization: `Bearer ${t.admin.app}:${t.admin.secret}` };
+    const wrongToken = await post('', { ...auth, 'service-api-assume': 'no-such-token' });
+    expect(wrongToken.body.errors[0].extensions).toMatchObject({ code: 'INVALID_ASSUME_TOKEN' });
+    expect(await post('', { ...auth, 'service-api-assume': 'x\u0001' })).toEqual(wrongToken);
+    expect(await post('?assume=x%00', auth)).toEqual(wrongToken);
   });
 
   it('nested too deeply in a variable are refused, also far deeper than the call stack allows', async () => {

@@ -1,6 +1,9 @@
 import { connect, type Socket } from 'node:net';
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { serve } from './serve.ts';
 
@@ -79,6 +82,55 @@ describe('silent and slow clients', () => {
       for (const timer of trickles) clearInterval(timer);
     }
   }, 30_000);
+
+  it('answers a request that takes longer than HTTP_CONNECTION_TIMEOUT_MS to serve (the timeout is for idle connections)', async () => {
+    // The user's row is held by another transaction for longer than the 2 s connection timeout,
+    // as a start held in an exam-day storm waits for the database: the call waits, then answers.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.db.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${user.user.id} FOR UPDATE`;
+      locked();
+      await held;
+    }, { timeout: 30_000 });
+    await isLocked;
+    const started = performance.now();
+    const call = fetch(`${http.url}/api/user:name`, {
+      method: 'POST',
+      headers: { authorization: bearer(user), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ user: 'me', first_name: 'Waited', last_name: 'Long' }),
+    });
+    setTimeout(release, 3500);
+    const answer = await call;
+    expect([answer.status, await answer.json()]).toMatchObject([200, { success: true, changed: true }]);
+    expect(performance.now() - started).toBeGreaterThan(3000);
+    await holder;
+    const name = await (await fetch(`${http.url}/api/user:name?user=me`, { headers: { authorization: bearer(user) } })).json();
+    expect(name).toMatchObject({ first_name: 'Waited', last_name: 'Long' });
+  }, 30_000);
+});
+
+describe('a synchronized start', () => {
+  let t: TestApp;
+  let http: Awaited<ReturnType<typeof serve>>;
+  afterEach(async () => {
+    await http?.close();
+    await t?.close();
+  });
+
+  it('listens with a backlog of HTTP_LISTEN_BACKLOG connections, 4096 by default, not Node\'s 511', async () => {
+    // A connection the kernel's queue has no room for is dropped and retried by its client after a
+    // second, then 3, 7 s...: an exam's synchronized start would wait for TCP instead of the service.
+    expect(loadConfig({ BASE_URL: 'http://localhost' }).http.listenBacklog).toBe(4096);
+    t = await createTestApp({ HTTP_LISTEN_BACKLOG: '3000' });
+    http = await serve(t);
+    // For a listening socket, ss's Send-Q is the backlog the kernel holds (at most net.core.somaxconn).
+    const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    const listening = execFileSync('ss', ['-Hltn', `sport = :${new URL(http.url).port}`], { encoding: 'utf8' }).trim().split(/\s+/);
+    expect(Number(listening[2])).toBe(Math.min(3000, somaxconn));
+  });
 });
 
 describe('overload', () => {
@@ -155,14 +207,20 @@ describe('refusals at the edge', () => {
   }, 30_000);
 
   it('refuses text that is not well-formed Unicode like NUL: JSON and form bodies with 403 naming the argument, GraphQL variables as BAD_USER_INPUT', async () => {
-    const post = (type: string, body: string) =>
+    const post = (type: string, body: string | Uint8Array<ArrayBuffer>) =>
       fetch(`${http.url}/api/user:name`, { method: 'POST', headers: { authorization: bearer(user), 'content-type': type }, body });
-    for (const answer of [
+    // Bytes that are not UTF-8 sent as they are: a lone continuation byte, an overlong "/", an encoded surrogate, a truncated sequence.
+    const raw = (before: string, bytes: number[], after: string) => Uint8Array.from(Buffer.concat([Buffer.from(before), Buffer.from(bytes), Buffer.from(after)]));
+    for (const [i, answer] of [
       await post('application/json', '{"user":"me","first_name":"a\\ud800b","last_name":"B"}'),
       await post('application/json', '{"user":"me","first_name":"a\\udc00","last_name":"B"}'),
       await post('application/x-www-form-urlencoded', 'user=me&first_name=a%ED%A0%80b&last_name=B'),
-    ]) {
-      expect(answer.status).toBe(403);
+      await post('application/json', raw('{"user":"me","first_name":"a', [0x80], 'b","last_name":"B"}')),
+      await post('application/json', raw('{"user":"me","first_name":"a', [0xc0, 0xaf], '","last_name":"B"}')),
+      await post('application/x-www-form-urlencoded', raw('user=me&first_name=a', [0xed, 0xa0, 0x80], '&last_name=B')),
+      await post('text/plain', raw('user=me&last_name=B&first_name=a', [0xe2, 0x82], '')),
+    ].entries()) {
+      expect(answer.status, `body ${i}`).toBe(403);
       expect(answer.headers.get('service-api-error-code')).toBe('INVALID_ARGUMENT');
       expect(((await answer.json()) as { error: { argument: string } }).error.argument).toBe('first_name');
     }
@@ -174,6 +232,17 @@ describe('refusals at the edge', () => {
     const result = (await gql.json()) as { data?: unknown; errors: { extensions: { code: string; argument: string } }[] };
     expect(result.data).toBeUndefined();
     expect(result.errors[0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'search' });
+    // The same with the byte itself, on the fast path and on yoga's (a subscription document is yoga's to run).
+    for (const query of ['query ($s: String) { users(search: $s) { edges { node { id } } } }', 'subscription ($s: ID!) { examResultFinished(exam: $s) { id } }']) {
+      const rawGql = await fetch(`${http.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: bearer(user) },
+        body: raw(`{"query":${JSON.stringify(query)},"variables":{"s":"a`, [0xff], '"}}'),
+      });
+      const answered = (await rawGql.json()) as { data?: unknown; errors?: { extensions: { code: string } }[]; error?: { code: string } };
+      expect(answered.data ?? null, query).toBeNull();
+      expect(answered.errors?.[0]?.extensions.code ?? answered.error?.code, query).toMatch(/^(BAD_USER_INPUT|BAD_REQUEST)$/);
+    }
     // Nothing was stored altered.
     expect((await t.db.prisma.user.findUniqueOrThrow({ where: { id: user.user.id } })).firstName).toBe('refusal-user');
   });

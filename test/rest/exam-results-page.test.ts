@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { ok } from '../helpers/quiz-seed.ts';
 import { enterValue, newExam, newPlay } from '../helpers/exam-settings-seed.ts';
+import { solidPng } from '../helpers/png.ts';
 
 let t: TestApp;
 let me: Caller;
@@ -47,8 +48,12 @@ describe('the results page', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(r.headers.get('cache-control')).toBe('no-store');
-    expect(r.body).toContain('<form method="post">');
-    expect(r.body).toContain('Student code');
+    expect(r.body).toMatch(/<form [^>]*method="post"/);
+    expect(r.body).toMatch(/<label for="value">Student code<\/label><input id="value" name="value"/);
+    expect(r.body).toContain('<html lang="en">');
+    // No script may run; the only style is the page's own, named by its hash.
+    expect(r.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'self';/);
+    expect(r.body).not.toMatch(/<script|\son\w+=/i);
     expect(r.body).toContain('Physics &#60;b&#62;&#38; co&#60;/b&#62;');
     expect(r.body).not.toContain('<b>');
   });
@@ -89,6 +94,67 @@ describe('the results page', () => {
     expect(early.body).toBe(unknown.body);
   });
 
+  it("speaks the exam's language where the page knows it, English otherwise", async () => {
+    const german = await openExam('Physik');
+    await t.db.prisma.exam.update({ where: { id: german }, data: { language: 'de' } });
+    const de = await page(german, { value: 'nobody' });
+    expect(de.body).toContain('<html lang="de">');
+    expect(de.body).toContain('<title>Ergebnisse: Physik</title>');
+    expect(de.body).toContain('Für diesen Wert ist kein Ergebnis verfügbar.');
+    expect(de.body).toContain('Mein Ergebnis anzeigen');
+    const hungarian = await openExam('Fizika');
+    await t.db.prisma.exam.update({ where: { id: hungarian }, data: { language: 'hu' } });
+    expect((await page(hungarian)).body).toContain('Eredményem megtekintése');
+    // A language without texts of its own: English, with the title marked in the exam's language.
+    const french = await openExam('Physique');
+    await t.db.prisma.exam.update({ where: { id: french }, data: { language: 'fr' } });
+    const fr = await page(french);
+    expect(fr.body).toContain('<html lang="en">');
+    expect(fr.body).toContain('<h1 lang="fr">Physique</h1>');
+    expect(fr.body).toContain('Show my result');
+  });
+
+  it("wears the exam's branding: its colour and its image, served with the page and only while there is a page", async () => {
+    const exam = await openExam();
+    const plain = await page(exam);
+    const png = solidPng(4, 2, [200, 30, 30]);
+    await ok(t, 'POST', 'exam:branding', { exam, image: png.toString('base64'), color: 'green', type: 'foreground' }, me);
+    const branded = await page(exam);
+    expect(branded.body).toContain('--accent:#1e7b34');
+    expect(plain.body).not.toContain('--accent:#1e7b34');
+    expect(branded.body).toContain(`<img class="logo" src="/results/${exam}/image" alt="">`);
+    const image = await t.app.fetch(new Request(`${BASE_URL}/results/${exam}/image`));
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(png);
+
+    // A cover given as a URL: the page loads it from there (and its policy allows that origin alone); nothing is served here.
+    await ok(t, 'POST', 'exam:branding', { exam, image: 'https://cdn.example.org/cover.png?a=1&b="2"', color: 'yellow', type: 'background' }, me);
+    const cover = await page(exam);
+    expect(cover.body).toContain('<img class="cover" src="https://cdn.example.org/cover.png?a=1&#38;b=&#34;2&#34;" alt="">');
+    expect(cover.headers.get('content-security-policy')).toContain("img-src 'self' https://cdn.example.org;");
+    expect((await t.app.fetch(new Request(`${BASE_URL}/results/${exam}/image`))).status).toBe(404);
+
+    // Without a results page the image is not public.
+    const hidden = await openExam();
+    await ok(t, 'POST', 'exam:branding', { exam: hidden, image: png.toString('base64'), color: 'red' }, me);
+    expect((await t.app.fetch(new Request(`${BASE_URL}/results/${hidden}/image`))).status).toBe(200);
+    await ok(t, 'POST', 'exam:settings', { exam: hidden, view_results_identifier: 'none' }, me);
+    expect((await t.app.fetch(new Request(`${BASE_URL}/results/${hidden}/image`))).status).toBe(404);
+    expect((await t.app.fetch(new Request(`${BASE_URL}/results/exm_nothing/image`))).status).toBe(404);
+  });
+
+  it('escapes what the owner and the examinee wrote', async () => {
+    const exam = await openExam('<script>alert(1)</script>');
+    await ok(t, 'POST', 'exam:fields', { exam, fields: JSON.stringify([{ label: '"><img src=x onerror=alert(2)>', unique: true }]) }, me);
+    await ok(t, 'POST', 'exam:settings', { exam, view_results_identifier: '"><img src=x onerror=alert(2)>' }, me);
+    const r = await page(exam, { value: '<b>me</b>' });
+    expect(r.status).toBe(200);
+    expect(r.body).not.toMatch(/<script|<img src=x|<b>/);
+    expect(r.body).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(r.body).toContain('&#34;&#62;&#60;img src=x onerror=alert(2)&#62;');
+  });
+
   it('limits lookups per address', async () => {
     const exam = await openExam();
     const from = nextAddress();
@@ -97,6 +163,7 @@ describe('the results page', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.body).not.toContain('No result');
+    expect(limited.body).toContain('Too many attempts from your address.');
     // The form itself stays readable, and other addresses are not limited.
     expect((await page(exam, { from })).status).toBe(200);
     expect((await page(exam, { value: 'guess', from: nextAddress() })).status).toBe(200);

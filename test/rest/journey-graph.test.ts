@@ -215,6 +215,9 @@ describe('PUT exam:journey:graph refuses every problem at once and saves nothing
       ],
     }, me), 403, 'JOURNEY_INVALID');
     expect(r.error).toMatch(/^The journey graph has \d+ problems, nothing was saved: /);
+    // Every problem was found: the count is exact and every error is listed.
+    expect(r.body.error).toMatchObject({ problems: r.body.error.issues.filter((i: { level: string }) => i.level === 'error').length, exact: true });
+    expect(r.error).toContain(`has ${r.body.error.problems} problems`);
     expect(new Set(codesOf(r))).toEqual(new Set([
       'schema-unsupported', 'settings-invalid', 'limit-exceeded', 'educator-invalid', 'start-multiple', 'key-invalid', 'key-duplicate',
       'type-invalid', 'node-invalid', 'output-unknown', 'next-unknown', 'config-invalid', 'department-unknown', 'instant-loop',
@@ -232,10 +235,12 @@ describe('PUT exam:journey:graph refuses every problem at once and saves nothing
     expect(levels).toEqual([...levels].sort());
     expect(await ok(t, 'GET', 'exam:journey:graph', { exam }, me)).toEqual(saved);
 
-    // No start at all, too many nodes, a list that is no list.
+    // Too many nodes: refused before any node is looked at (no start-missing); a list that is no list.
     const many = Array.from({ length: 201 }, (_, i) => ({ node: `n${i}`, type: 'end' }));
     const r2 = await refused(() => put(exam, { nodes: many }, me), 403, 'JOURNEY_INVALID');
-    expect(codesOf(r2).filter((c) => c !== 'unreachable')).toEqual(['limit-exceeded', 'start-missing']);
+    expect(codesOf(r2)).toEqual(['limit-exceeded']);
+    expect(r2.body.error).toMatchObject({ problems: 1, exact: false });
+    expect(r2.body.error.message).toBe('The journey graph has at least 1 problem, nothing was saved: A journey has at most 200 nodes, not 201; …');
     expect(codesOf(await refused(() => put(exam, { nodes: { node: 'start' } }, me), 403, 'JOURNEY_INVALID'))).toEqual(['format-invalid', 'start-missing']);
     expect(await ok(t, 'GET', 'exam:journey:graph', { exam }, me)).toEqual(saved);
   });

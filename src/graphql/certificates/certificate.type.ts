@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import { ExamType } from '../exams/exam.type.ts';
+import { PlayType } from '../plays/play.type.ts';
 import * as certificates from '../../services/certificates/certificates.service.ts';
 
 /** Certificates of exam results: the type, `Play.certificate`, `Exam.certificates` and the mutations. */
@@ -49,6 +50,28 @@ const IssuedCertificatesType = builder.objectRef<certificates.IssuedCertificates
     issued: t.field({ type: [CertificateType], description: 'The certificates issued by this call, in the order of their serial numbers; empty when every qualifying result had one.', resolve: (r) => r.issued }),
   }),
 });
+
+const CertificateStatusType = builder.objectRef<certificates.CertificateDetails>('CertificateStatus').implement({
+  description:
+    "A user's latest certificate of an exam with its result; without one, the user's latest finished result and whether it qualifies now (REST GET exam:certificates:user).",
+  fields: (t) => ({
+    play: t.field({ type: PlayType, description: 'The certified result, or the latest finished one (archived ones included).', resolve: (d) => d.play }),
+    user: t.exposeID('user', { description: "The user's identification string." }),
+    archived: t.exposeBoolean('archived', { description: 'The result is archived.' }),
+    eligible: t.exposeBoolean('eligible', { description: 'The result qualifies for a certificate now: certificates on, a preset deciding success, a valid successful result.' }),
+    certified: t.boolean({ description: 'The user holds a certificate of the exam.', resolve: (d) => d.certificate !== null }),
+    certificate: t.field({ type: CertificateType, nullable: true, description: 'The latest certificate; null when there is none.', resolve: (d) => d.certificate }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  examCertificateStatus: t.field({
+    type: CertificateStatusType,
+    description: 'A user\'s certificate of an exam, or its latest finished result (report permission on the exam, or the user itself).',
+    args: { exam: t.arg.id({ required: true, description: 'The exam.' }), user: t.arg.id({ required: true, description: 'The user.' }) },
+    resolve: (_root, args, ctx) => certificates.getCertificateDetails(ctx, args),
+  }),
+}));
 
 builder.mutationFields((t) => ({
   downloadCertificate: t.field({

@@ -1,10 +1,34 @@
+import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../builder.ts';
 import { ArgumentError } from '../../errors.ts';
 import * as classes from '../../services/classes/classes.service.ts';
 import * as memberships from '../../services/classes/memberships.service.ts';
 import * as assignments from '../../services/classes/assignments.service.ts';
 import * as submissions from '../../services/classes/submissions.service.ts';
-import './class.type.ts';
+import { ClassType } from './class.type.ts';
+import { UserType } from '../users/user.type.ts';
+
+/** The expiry arguments of a membership write: a moment or a number of days, not both. */
+type ExpiryArgs = { expires?: Date | null; expiresInDays?: number | null };
+function expiry({ expires, expiresInDays }: ExpiryArgs): Date | number | undefined {
+  if (expires != null && expiresInDays != null) throw new ArgumentError('expiresInDays', 'give expires or expiresInDays, not both', 'ARGUMENT_CONFLICT');
+  return expires ?? expiresInDays ?? undefined;
+}
+
+/** The optional arguments of every membership write. */
+const membershipWriteArgs = (t: { arg: ArgBuilder<typeof builder.$inferSchemaTypes> }) => ({
+  expires: t.arg({ type: 'DateTime', description: 'The membership ends at this moment (in the future).' }),
+  expiresInDays: t.arg.int({ description: 'The membership ends this many days from now (at least 1); instead of expires.' }),
+  notify: t.arg.boolean({ description: 'Send each member a message (email, or SMS when it has only a phone). Default false.' }),
+});
+
+const MembershipChangeType = builder.objectRef<memberships.MembershipChange>('ClassMembershipChange').implement({
+  description: 'The classes and users whose memberships a bulk change wrote or removed.',
+  fields: (t) => ({
+    classes: t.field({ type: [ClassType], description: 'The classes.', resolve: (c) => c.classes }),
+    users: t.field({ type: [UserType], description: 'The users.', resolve: (c) => c.users }),
+  }),
+});
 
 const CreateClassInput = builder.inputType('CreateClassInput', {
   description: 'A new class owned by the caller.',
@@ -80,20 +104,42 @@ builder.mutationFields((t) => ({
     args: {
       class: t.arg.id({ required: true }),
       users: t.arg.idList({ required: true }),
-      expires: t.arg({ type: 'DateTime', description: 'The membership ends at this moment (in the future).' }),
-      expiresInDays: t.arg.int({ description: 'The membership ends this many days from now (at least 1); instead of expires.' }),
-      notify: t.arg.boolean({ description: 'Send each member a message (email, or SMS when it has only a phone). Default false.' }),
+      ...membershipWriteArgs(t),
     },
-    resolve: (query, _root, { expires, expiresInDays, ...args }, ctx) => {
-      if (expires != null && expiresInDays != null) throw new ArgumentError('expiresInDays', 'give expires or expiresInDays, not both', 'ARGUMENT_CONFLICT');
-      return memberships.addMembersToClass(ctx, { ...args, expires: expires ?? expiresInDays ?? undefined }, query);
-    },
+    resolve: (query, _root, { expires, expiresInDays, ...args }, ctx) =>
+      memberships.addMembersToClass(ctx, { ...args, expires: expiry({ expires, expiresInDays }) }, query),
   }),
   removeClassMembers: t.prismaField({
     type: 'Class',
     description: 'Removes users from a class the caller manages.',
     args: { class: t.arg.id({ required: true }), users: t.arg.idList({ required: true }) },
     resolve: (query, _root, args, ctx) => memberships.removeMembersFromClass(ctx, args, query),
+  }),
+  addClassesMembers: t.field({
+    type: MembershipChangeType,
+    description: 'Adds every user to every class the caller manages, approved; existing memberships are updated (REST POST classes:members).',
+    args: {
+      classes: t.arg.idList({ required: true }),
+      users: t.arg.idList({ required: true }),
+      ...membershipWriteArgs(t),
+    },
+    resolve: (_root, { expires, expiresInDays, ...args }, ctx) => memberships.addManyMembers(ctx, { ...args, expires: expiry({ expires, expiresInDays }) }),
+  }),
+  addUserClasses: t.field({
+    type: MembershipChangeType,
+    description: 'Adds a user the caller manages to classes it manages, approved; existing memberships are updated (REST POST user:classes).',
+    args: {
+      user: t.arg.id({ required: true }),
+      classes: t.arg.idList({ required: true }),
+      ...membershipWriteArgs(t),
+    },
+    resolve: (_root, { expires, expiresInDays, ...args }, ctx) => memberships.addUserClasses(ctx, { ...args, expires: expiry({ expires, expiresInDays }) }),
+  }),
+  removeUserClasses: t.field({
+    type: MembershipChangeType,
+    description: 'Removes a user the caller manages from classes it manages (REST DELETE user:classes).',
+    args: { user: t.arg.id({ required: true }), classes: t.arg.idList({ required: true }) },
+    resolve: (_root, args, ctx) => memberships.removeUserClasses(ctx, args),
   }),
   createClassAssignment: t.prismaField({
     type: 'ClassAssignment',

@@ -16,6 +16,25 @@ const FeatureStateType = builder.objectRef<instance.FeatureState>('FeatureState'
   }),
 });
 
+const CallCheckType = builder.objectRef<ReturnType<typeof instance.callCheck>>('CallCheck').implement({
+  description: 'What the service understood of the call (REST test:app).',
+  fields: (t) => ({
+    app: t.exposeString('app', { nullable: true, description: 'The application id of the credentials.' }),
+    user: t.exposeID('user', { description: 'The user the call acts as (the application owner, or the assumed user).' }),
+    language: t.exposeString('language', { description: 'The language of the call (Service-Language, else the instance default).' }),
+    version: t.exposeString('version', { description: 'The contract version: GraphQL is not versioned, so `default`, as REST answers when no version is chosen.' }),
+    status: t.exposeBoolean('status', { description: 'Always true: the credentials were accepted.' }),
+  }),
+});
+
+builder.queryField('testApp', (t) =>
+  t.field({
+    type: CallCheckType,
+    description: 'Checks the credentials of the call: the application, the user it acts as and the language.',
+    resolve: (_root, _args, ctx) => instance.callCheck(ctx),
+  }),
+);
+
 builder.queryField('features', (t) =>
   t.field({
     type: [FeatureStateType],

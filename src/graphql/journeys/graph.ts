@@ -117,7 +117,7 @@ builder.mutationFields((t) => ({
   saveJourneyGraph: t.field({
     type: SaveJourneyGraphPayload,
     description:
-      'Replaces the draft of the journey an exam starts, creating and enabling the journey when it started none. Strict: every problem is reported at once (JOURNEY_INVALID with extensions.issues) and nothing is saved.',
+      'Replaces the draft of the journey an exam starts, creating and enabling the journey when it started none. Strict: the problems are reported together (JOURNEY_INVALID with the first 100 in extensions.issues, counted in extensions.problems and extensions.exact) and nothing is saved.',
     args: { input: t.arg({ type: SaveJourneyGraphInput, required: true }) },
     resolve: async (_root, args, ctx) => {
       // The graph goes as it is: its nulls mean "unconnected" and "no title", not "not given".

@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import { outbox } from '../../services/notifications/notifications.service.ts';
+import { outbox } from '../../services/notifications/outbox.service.ts';
 
 builder.prismaObject('Notification', {
   description: 'A message of the notifications outbox.',

@@ -70,6 +70,10 @@ const AddMembersInput = builder.inputType('AddOrganizationMembersInput', {
     department: t.string({ description: 'A department (name, external id or identification string) of every organization; its members take its levels. Not with `permission`.' }),
     permission: t.field({ type: PermissionInput, description: 'Levels of members without a department.' }),
     notify: t.boolean({ description: 'Send each added or updated member a message (default false).' }),
+    departmentFallback: t.boolean({
+      description:
+        'true: an organization without `department` gives its members `permission` instead of refusing the call, and the two may be combined (REST POST organizations:members). Default false.',
+    }),
   }),
 });
 
@@ -129,8 +133,8 @@ builder.mutationFields((t) => ({
     description: 'Adds users to organizations, or updates their memberships; returns them.',
     args: { input: t.arg({ type: AddMembersInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => {
-      const { permission, ...rest } = present(input);
-      return memberships.addMemberships(ctx, { ...rest, ...levelArgs(permission) }, query);
+      const { permission, departmentFallback, ...rest } = present(input);
+      return memberships.addMemberships(ctx, { ...rest, ...levelArgs(permission) }, query, departmentFallback === true);
     },
   }),
   removeOrganizationMembers: t.int({

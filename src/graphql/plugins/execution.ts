@@ -1,6 +1,6 @@
 import { GraphQLError, execute, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { RateLimiter } from '../../rest/rate-limit.ts';
+import type { RateLimiter } from '../../rate-limit.ts';
 import { variablesError, withCursorErrors } from './input-hygiene.ts';
 import { spendCost, type GraphQLLimits } from './limits.ts';
 

@@ -1,8 +1,7 @@
 import { GraphQLError, Kind, BREAK, parse, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type ValueNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { CONTROL_CHARACTER_RULE, findInputProblem, printable, textProblem } from '../../services/input-rules.ts';
-import { uncleanHeader } from '../../http/input-hygiene.ts';
-import type { HeaderReader } from '../../auth/authenticate.ts';
+import { CREDENTIAL_ARGUMENTS } from '../../auth/authenticate.ts';
 import { cursorError, pagingUsage, pagingVariableError, type PagingUsage } from './paging-arguments.ts';
 
 /** Well above the largest file of operations the dashboard sends (schema/operations: 925); GRAPHQL_MAX_TOKENS. */
@@ -11,23 +10,24 @@ export const MAX_TOKENS = 1500;
 /**
  * Bad input is refused before execution, as BAD_USER_INPUT naming the argument, instead of
  * failing inside a resolver or the database as an internal error:
- * - text with control characters (tab, line feed and carriage return aside) in the credentials
- *   (headers and URL parameters), in literals and in variables, and variables nested too deeply;
+ * - text with control characters (tab, line feed and carriage return aside) in URL parameters, in
+ *   literals and in variables, and variables nested too deeply (credentials aside: one with such
+ *   text cannot be valid, and authenticate refuses it like any wrong credential, 401);
  * - page sizes of connections out of range (paging-arguments.ts), and cursors Pothos cannot read;
  * - documents of more than `maxTokens` tokens (GRAPHQL_MAX_TOKENS, MAX_TOKENS by default), refused
  *   by graphql's own parser option, as GRAPHQL_PARSE_FAILED: the parser recurses once per nesting
  *   level and a few thousand nested literals exhaust the call stack. (graphql-armor's token limit
  *   is the same check; graphql's own is kept.)
  *
- * Each check runs where its input is known: credentials as soon as the request is parsed (the
- * context authenticates with them), the document's literals with its validation (yoga caches that
- * result per document, which is right for what depends on the document alone), and variables just
- * before execution, when the document tells which argument each one feeds.
+ * Each check runs where its input is known: URL parameters as soon as the request is parsed, the
+ * document's literals with its validation (yoga caches that result per document, which is right for
+ * what depends on the document alone), and variables just before execution, when the document
+ * tells which argument each one feeds.
  */
 export function useInputHygiene(maxTokens = MAX_TOKENS): Plugin {
   return {
     onParams({ request, setResult }) {
-      const error = credentialError(request);
+      const error = urlParameterError(request);
       if (error) setResult({ errors: [error] });
     },
     onParse({ setParseFn }) {
@@ -77,13 +77,11 @@ function badInput(argument: string, node?: ValueNode, rule = CONTROL_CHARACTER_R
   return new GraphQLError(`Argument '${argument}': ${rule}`, { nodes: node, extensions: { code: 'BAD_USER_INPUT', argument } });
 }
 
-/** The credential headers and the URL parameters (`app`, `secret`, `assume`) the context reads. */
-export function credentialError(request: { headers: HeaderReader; url: string }): GraphQLError | undefined {
-  const header = uncleanHeader(request.headers);
-  if (header) return badInput(header);
+/** The URL parameters but the credentials (`app`, `secret`, `assume`: authenticate's). */
+export function urlParameterError(request: { url: string }): GraphQLError | undefined {
   if (!request.url.includes('?')) return undefined;
   for (const [key, value] of new URL(request.url).searchParams) {
-    const rule = textProblem(key) ?? textProblem(value);
+    const rule = textProblem(key) ?? (CREDENTIAL_ARGUMENTS.has(key) ? undefined : textProblem(value));
     if (rule) return badInput(printable(key), undefined, rule);
   }
   return undefined;

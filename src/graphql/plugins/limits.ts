@@ -17,8 +17,8 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import type { Context } from '../../context.ts';
-import { RateLimitError } from '../../errors.ts';
-import type { RateLimiter, RateLimitState } from '../../rest/rate-limit.ts';
+import { RateLimitError, type RateLimitState } from '../../errors.ts';
+import type { RateLimiter } from '../../rate-limit.ts';
 import { maskError } from '../errors.ts';
 
 /** The limits every operation is held to; the defaults and variables are in config.ts and the README. The token limit is input-hygiene.ts's. */

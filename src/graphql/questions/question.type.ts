@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { given } from '../grading/grading-preset.type.ts';
 import type { Question } from '../../generated/prisma/client.ts';
 import * as questions from '../../services/questions/questions.service.ts';
 import * as access from '../../services/questions/access.ts';
@@ -148,6 +149,18 @@ builder.queryFields((t) => ({
     description: 'One question by identification string.',
     args: { id: t.arg.id({ required: true, description: 'The identification string.' }) },
     resolve: (query, _root, args, ctx) => access.findQuestion(ctx, args.id, 'question:read', 'id', query),
+  }),
+  questionByExternalId: t.prismaField({
+    type: 'Question',
+    description:
+      'One question by external id, as REST GET question finds it: in the Quiz set `quiz`, in the caller\'s folder `path`, or with neither ' +
+      'wherever the caller keeps questions (its folders and the Quiz sets it may view); an id found in several of those is AMBIGUOUS_ID.',
+    args: {
+      id: t.arg.string({ required: true, description: 'The external identifier.' }),
+      quiz: t.arg.id({ description: 'The Quiz set holding it.' }),
+      path: t.arg.string({ description: "The caller's folder holding it." }),
+    },
+    resolve: (query, _root, args, ctx) => questions.getQuestion(ctx, given(args), query),
   }),
   skills: t.prismaField({
     type: ['Skill'],

@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { serviceNode } from '../node.ts';
 import * as webhooks from '../../services/webhooks/webhooks.service.ts';
-import type { StoredPayload } from '../../services/webhooks/events.ts';
+import type { StoredPayload } from '../../services/webhooks/delivery.ts';
 
 export const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
   description: 'One delivery of an event to a webhook: sent at least once, retried with backoff when the webhook retries on error.',

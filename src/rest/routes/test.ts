@@ -1,15 +1,7 @@
-import type { Context } from '../../context.ts';
-import type { CallInfo, Handler } from './types.ts';
+import { callCheck } from '../../services/instance/instance.service.ts';
+import type { Handler } from './types.ts';
 
-async function testApp(ctx: Context, _args: Record<string, unknown>, call: CallInfo) {
-  return {
-    version: call.version ?? 'default',
-    language: ctx.language,
-    app: ctx.viewer.integration.appId,
-    user: ctx.viewer.user.id,
-    status: true,
-  };
-}
+const testApp: Handler = async (ctx, _args, call) => callCheck(ctx, call.version);
 
 export const testRoutes: Record<string, Handler> = {
   'GET test:app': testApp,

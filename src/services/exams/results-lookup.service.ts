@@ -1,5 +1,5 @@
 import type { Platform } from '../../context.ts';
-import type { Exam, Play } from '../../generated/prisma/client.ts';
+import type { Exam, ExamBranding, Play } from '../../generated/prisma/client.ts';
 import { identifierOf, viewResultsStartOf } from './settings.model.ts';
 import { storedSettings } from './settings.service.ts';
 
@@ -11,7 +11,8 @@ import { storedSettings } from './settings.service.ts';
  */
 
 export interface ResultsPage {
-  exam: Exam;
+  /** With its branding (colour and image), which the page wears. */
+  exam: Exam & { branding: ExamBranding | null };
   /** The label of the identifier field, the form's only input. */
   label: string;
   /** The viewing period starts here. */
@@ -20,7 +21,7 @@ export interface ResultsPage {
 
 /** The page of an exam, when it offers one: a live exam of a datetime kind naming a current identifier field. */
 export async function resultsPageOf(platform: Pick<Platform, 'db'>, examId: string): Promise<(ResultsPage & { fieldId: string }) | undefined> {
-  const exam = await platform.db.exam.findFirst({ where: { id: examId, archived: false } });
+  const exam = await platform.db.exam.findFirst({ where: { id: examId, archived: false }, include: { branding: true } });
   if (!exam) return undefined;
   const settings = await storedSettings(platform.db, exam.id);
   const label = identifierOf(exam.type, settings);
@@ -28,6 +29,13 @@ export async function resultsPageOf(platform: Pick<Platform, 'db'>, examId: stri
   if (!label || !start) return undefined;
   const field = await platform.db.examField.findFirst({ where: { examId: exam.id, label, removedAt: null }, select: { id: true } });
   return field ? { exam, label, start, fieldId: field.id } : undefined;
+}
+
+/** The stored branding image of an exam's results page (none without a page: the page is what makes it public). */
+export async function resultsPageImage(platform: Pick<Platform, 'db'>, examId: string): Promise<{ contentType: string; data: Uint8Array } | undefined> {
+  const fileId = (await resultsPageOf(platform, examId))?.exam.branding?.fileId;
+  if (!fileId) return undefined;
+  return (await platform.db.storedFile.findUnique({ where: { id: fileId }, select: { contentType: true, data: true } })) ?? undefined;
 }
 
 export type Lookup = { found: false } | { found: true; play: Play };

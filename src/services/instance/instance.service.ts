@@ -78,3 +78,11 @@ export async function setMaintenance(ctx: Context, raw: Record<string, unknown>)
   ctx.settings.invalidate();
   return enabled;
 }
+
+/**
+ * What the service understood of a call (REST test:app, GraphQL testApp): the contract version
+ * (`default` when none was chosen), the language, the application and the user it acts as.
+ */
+export function callCheck(ctx: Context, version?: string) {
+  return { version: version ?? 'default', language: ctx.language, app: ctx.viewer.integration.appId, user: ctx.viewer.user.id, status: true as const };
+}

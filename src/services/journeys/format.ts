@@ -9,6 +9,10 @@ export const JOURNEY_SCHEMA_VERSION = 1;
 
 export const journeyLimits = Object.freeze({
   nodes: 200,
+  /** Nodes and settings together, as characters of JSON: checked before any node is. */
+  documentSize: 500_000,
+  /** Error-level problems collected before validation stops; also the most issues (and ignored fields) a refusal lists. */
+  problems: 100,
   nodeKey: 32,
   label: 64,
   title: 255,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { instantLoops, isTimeZone, issueCodes, parseJourneyGraph, type Issue } from './graph-validation.ts';
+import { instantLoops, isTimeZone, issueCodes, jsonLengthOver, parseJourneyGraph, type Issue } from './graph-validation.ts';
 import { defaultJourneySettings } from './format.ts';
 
 const codes = (issues: Issue[]) => issues.map((i) => i.code);
@@ -140,6 +140,23 @@ describe('parseJourneyGraph', () => {
     expect(isTimeZone('UTC')).toBe(true);
     expect(isTimeZone('+01:00')).toBe(false);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
+  });
+});
+
+describe('jsonLengthOver', () => {
+  it('tells a value longer than the limit as JSON from a shorter one, JSON text by its length', () => {
+    const values = [[start, end], { settings: { title: 'Path', educators: ['usr_a', 'usr_b'] } }, 'x'.repeat(1000), [1, true, null, [[]], {}]];
+    for (const value of values) {
+      const length = JSON.stringify(value).length;
+      expect(jsonLengthOver(value, Math.ceil(length * 1.5)), JSON.stringify(value)).toBe(false);
+      expect(jsonLengthOver(value, Math.floor(length / 1.5)), JSON.stringify(value)).toBe(true);
+    }
+  });
+
+  it('stops counting at the limit: a list of a billion items costs no more than the limit', () => {
+    // Sparse, so it takes no memory; walking it to the end would take minutes.
+    expect(jsonLengthOver(new Array(1_000_000_000), 1000)).toBe(true);
+    expect(jsonLengthOver({ nodes: new Array(1_000_000_000) }, 1000)).toBe(true);
   });
 });
 

@@ -9,10 +9,13 @@ import {
 } from './format.ts';
 
 /**
- * Parsing and validating a journey graph in the portable format. Every problem is collected, none
- * stops the others: an import is refused with all of them, a draft shows them as its issues, and
- * publishing is blocked by the error-level ones. `parseJourneyGraph` is pure (shape, configs,
- * structure); `validateJourneyGraph` adds what needs the database (content, departments, educators).
+ * Parsing and validating a journey graph in the portable format. Problems are collected together,
+ * none stops the others, up to a bound: a graph over the node or size limit is not looked at any
+ * further, and collecting stops after `journeyLimits.problems` errors, so that no graph costs more
+ * than a bounded amount of work or answer. An import is refused with the problems, a draft shows
+ * them as its issues, and publishing is blocked by the error-level ones. `parseJourneyGraph` is pure
+ * (shape, configs, structure); `validateJourneyGraph` adds what needs the database (content,
+ * departments, educators).
  */
 
 export type IssueLevel = 'error' | 'warning';
@@ -65,11 +68,19 @@ export interface RawGraph {
   schema?: unknown;
 }
 
-export interface ParsedGraph {
+/** What a validation found. */
+export interface Findings {
+  issues: Issue[];
+  /** The error-level problems found. */
+  problems: number;
+  /** False when validation stopped before the end (a limit, or too many problems): there are at least `problems`. */
+  exact: boolean;
+}
+
+export interface ParsedGraph extends Findings {
   /** The graph with defaults filled in; meaningful only where no error was found. */
   graph: JourneyGraph;
-  issues: Issue[];
-  /** Unknown fields that were ignored, as paths (`nodes[3].foo`, `settings.bar`). */
+  /** Unknown fields that were ignored, as paths (`nodes[3].foo`, `settings.bar`); the first `journeyLimits.problems`. */
   ignored: string[];
 }
 
@@ -80,13 +91,44 @@ const quote = (v: unknown) => (typeof v === 'string' ? `'${v.length > 64 ? `${v.
 /** Informative fields of an exported node (GET adds them), accepted and ignored on import. */
 const INFORMATIVE = new Set(['marker', 'title', 'content']);
 
+/** Thrown by a full collector: what is left of the graph is not looked at. */
+const FULL = Symbol('enough problems');
+
 class Collector {
   readonly issues: Issue[] = [];
   readonly ignored: string[] = [];
+  problems = 0;
+  exact = true;
 
   add(code: IssueCode, node: string | null, output: string | null, message: string): void {
-    this.issues.push({ level: WARNINGS.has(code) ? 'warning' : 'error', code, node, output, message });
+    const level = WARNINGS.has(code) ? 'warning' : 'error';
+    if (level === 'error' && ++this.problems > journeyLimits.problems) this.stop();
+    this.issues.push({ level, code, node, output, message });
   }
+
+  ignore(path: string): void {
+    if (this.ignored.length < journeyLimits.problems) this.ignored.push(path);
+  }
+
+  /** A problem that makes the rest of the graph not worth looking at. */
+  refuse(message: string): never {
+    this.add('limit-exceeded', null, null, message);
+    return this.stop();
+  }
+
+  private stop(): never {
+    this.exact = false;
+    throw FULL;
+  }
+
+  findings(): Findings {
+    return { issues: this.issues, problems: this.problems, exact: this.exact };
+  }
+}
+
+/** For the catch of checks run until the collector is full: anything else goes on. */
+function whenFull(error: unknown): void {
+  if (error !== FULL) throw error;
 }
 
 /** JSON text is parsed; anything else is taken as it is. A broken text is reported, not thrown. */
@@ -208,7 +250,7 @@ class Fields {
   /** Fields not read are unknown: they are ignored and listed. */
   done(c: Collector, skip: ReadonlySet<string> = new Set()): void {
     for (const key of Object.keys(this.raw)) {
-      if (!this.used.has(key) && !skip.has(key)) c.ignored.push(`${this.path}.${key}`);
+      if (!this.used.has(key) && !skip.has(key)) c.ignore(`${this.path}.${key}`);
     }
   }
 }
@@ -626,7 +668,7 @@ function parseNodes(raw: unknown, c: Collector): JourneyNode[] {
     c.add('format-invalid', null, null, 'nodes must be a list of nodes');
     return [];
   }
-  if (value.length > journeyLimits.nodes) c.add('limit-exceeded', null, null, `A journey has at most ${journeyLimits.nodes} nodes, not ${value.length}`);
+  refuseOverNodeLimit(value, c);
 
   // Keys first: rules and next refer to them.
   const counts = new Map<string, number>();
@@ -678,7 +720,7 @@ function parseNodes(raw: unknown, c: Collector): JourneyNode[] {
     if (position !== undefined && position !== null) {
       if (isHash(position) && typeof position.x === 'number' && typeof position.y === 'number' && Number.isFinite(position.x) && Number.isFinite(position.y)) {
         node.position = { x: position.x, y: position.y };
-        for (const k of Object.keys(position)) if (k !== 'x' && k !== 'y') c.ignored.push(`${path}.position.${k}`);
+        for (const k of Object.keys(position)) if (k !== 'x' && k !== 'y') c.ignore(`${path}.position.${k}`);
       } else nf.problem('node-invalid', 'position must be a hash of numbers x and y');
     }
 
@@ -808,16 +850,70 @@ export function instantLoops(nodes: readonly Pick<JourneyNode, 'node' | 'type' |
  */
 export function parseJourneyGraph(raw: RawGraph, base: JourneySettings = defaultJourneySettings): ParsedGraph {
   const c = new Collector();
-  let schema = JOURNEY_SCHEMA_VERSION;
-  if (raw.schema !== undefined && raw.schema !== null && raw.schema !== '') {
-    const n = typeof raw.schema === 'string' && /^\s*\d+\s*$/.test(raw.schema) ? Number(raw.schema) : raw.schema;
-    if (n !== JOURNEY_SCHEMA_VERSION) c.add('schema-unsupported', null, null, `schema ${quote(raw.schema)} is not supported; the format's version is ${JOURNEY_SCHEMA_VERSION}`);
-    else schema = n;
+  const graph: JourneyGraph = { schema: JOURNEY_SCHEMA_VERSION, settings: { ...defaultJourneySettings, ...base }, nodes: [] };
+  try {
+    if (raw.schema !== undefined && raw.schema !== null && raw.schema !== '') {
+      const n = typeof raw.schema === 'string' && /^\s*\d+\s*$/.test(raw.schema) ? Number(raw.schema) : raw.schema;
+      if (n !== JOURNEY_SCHEMA_VERSION) c.add('schema-unsupported', null, null, `schema ${quote(raw.schema)} is not supported; the format's version is ${JOURNEY_SCHEMA_VERSION}`);
+      else graph.schema = n;
+    }
+    graph.settings = parseSettings(raw.settings, base, c);
+    graph.nodes = parseNodes(raw.nodes, c);
+    structureIssues(graph.nodes, c);
+  } catch (error) {
+    whenFull(error);
   }
-  const settings = parseSettings(raw.settings, base, c);
-  const nodes = parseNodes(raw.nodes, c);
-  structureIssues(nodes, c);
-  return { graph: { schema, settings, nodes }, issues: c.issues, ignored: c.ignored };
+  return { graph, ...c.findings(), ignored: c.ignored };
+}
+
+/**
+ * A graph being saved over the node or size limit, refused with that one problem; undefined for one
+ * within them. Cheap whatever the graph (it looks at no node), so it comes before anything else.
+ * (Stored graphs are not held to it again: they were within the limits when saved.)
+ */
+export function overLimits(raw: RawGraph): ParsedGraph | undefined {
+  const c = new Collector();
+  try {
+    refuseOverNodeLimit(raw.nodes, c);
+    if (jsonLengthOver([raw.nodes, raw.settings], journeyLimits.documentSize)) {
+      c.refuse(`A journey graph is at most ${journeyLimits.documentSize} characters of JSON (nodes and settings together)`);
+    }
+    return undefined;
+  } catch (error) {
+    whenFull(error);
+    return { graph: { schema: JOURNEY_SCHEMA_VERSION, settings: defaultJourneySettings, nodes: [] }, ...c.findings(), ignored: [] };
+  }
+}
+
+/** Called on the nodes as given, and again once JSON text is parsed (parseNodes). */
+function refuseOverNodeLimit(nodes: unknown, c: Collector): void {
+  if (Array.isArray(nodes) && nodes.length > journeyLimits.nodes) c.refuse(`A journey has at most ${journeyLimits.nodes} nodes, not ${nodes.length}`);
+}
+
+/**
+ * Whether a value written as JSON would be longer than `limit` characters (about: separators are
+ * counted loosely), counting only until it is, so a value far over the limit costs no more than
+ * one at it. A string counts as its length: JSON text is measured before it is parsed.
+ */
+export function jsonLengthOver(value: unknown, limit: number): boolean {
+  let length = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && length <= limit) {
+    const v = stack.pop();
+    if (typeof v === 'string') length += v.length + 2;
+    else if (Array.isArray(v)) {
+      length += 2;
+      for (let i = 0; i < v.length && length <= limit; i++, length++) stack.push(v[i]);
+    } else if (isHash(v)) {
+      length += 2;
+      for (const key in v) {
+        if (length > limit) break;
+        length += key.length + 4;
+        stack.push(v[key]);
+      }
+    } else length += String(v).length;
+  }
+  return length > limit;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -845,8 +941,7 @@ export function contentOf(nodes: readonly JourneyNode[]): Set<string> {
 }
 
 /** Issues of a graph that only the database can tell: content, the starting exam, departments, educators. */
-export async function contentIssues(ctx: Context, exam: StartingExam, graph: JourneyGraph, options: ValidateOptions = {}): Promise<Issue[]> {
-  const c = new Collector();
+async function contentIssues(ctx: Context, exam: StartingExam, graph: JourneyGraph, options: ValidateOptions, c: Collector): Promise<void> {
   const used = options.used ?? contentOf(graph.nodes);
   const start = graph.nodes.find((n) => n.type === 'start')?.node ?? null;
   if (exam.archived) c.add('exam-archived', start, null, 'The starting exam is archived: archived exams cannot start a journey');
@@ -958,19 +1053,32 @@ export async function contentIssues(ctx: Context, exam: StartingExam, graph: Jou
       if (!managers.has(id)) c.add('educator-invalid', null, null, `Educator '${id}' is not the owner or a manager of the starting exam`);
     }
   }
-  return c.issues;
 }
 
 /** Errors first, then warnings; each in the order found. */
-export const sortIssues = (issues: readonly Issue[]): Issue[] => [...issues.filter((i) => i.level === 'error'), ...issues.filter((i) => i.level === 'warning')];
+const sortIssues = (issues: readonly Issue[]): Issue[] => [...issues.filter((i) => i.level === 'error'), ...issues.filter((i) => i.level === 'warning')];
 
 /**
- * Every issue of a graph (a stored draft, or one about to be published): the pure checks and those
- * of the database. Content the graph names counts as used unless `options.used` says otherwise.
+ * Every issue of a graph (one being saved, a stored draft, or one about to be published), errors
+ * first: the pure checks and, when they ran to the end, those of the database. `base` are the
+ * settings the given ones merge over. Content the graph names counts as used unless `options.used`
+ * says otherwise.
  */
-export async function validateJourneyGraph(ctx: Context, exam: StartingExam, graph: JourneyGraph, options: ValidateOptions = {}): Promise<Issue[]> {
-  const parsed = parseJourneyGraph({ nodes: graph.nodes, settings: graph.settings, schema: graph.schema });
-  return sortIssues([...parsed.issues, ...(await contentIssues(ctx, exam, parsed.graph, options))]);
+export async function validateJourneyGraph(
+  ctx: Context,
+  exam: StartingExam,
+  raw: RawGraph,
+  options: ValidateOptions & { base?: JourneySettings } = {},
+): Promise<ParsedGraph> {
+  const parsed = parseJourneyGraph(raw, options.base);
+  if (!parsed.exact) return { ...parsed, issues: sortIssues(parsed.issues) };
+  const c = new Collector();
+  try {
+    await contentIssues(ctx, exam, parsed.graph, options, c);
+  } catch (error) {
+    whenFull(error);
+  }
+  return { ...parsed, issues: sortIssues([...parsed.issues, ...c.issues]), problems: parsed.problems + c.problems, exact: c.exact };
 }
 
 export const hasErrors = (issues: readonly Issue[]) => issues.some((i) => i.level === 'error');

@@ -5,10 +5,9 @@ import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import { findExam } from '../exams/access.ts';
-import { JOURNEY_SCHEMA_VERSION, defaultJourneySettings, type JourneyGraph, type JourneyNode, type JourneySettings } from './format.ts';
+import { JOURNEY_SCHEMA_VERSION, defaultJourneySettings, journeyLimits, type JourneyGraph, type JourneyNode, type JourneySettings } from './format.ts';
 import {
-  contentIssues, contentOf, hasErrors, parseJourneyGraph, renderJourneyNodes, sortIssues, validateJourneyGraph,
-  type Issue, type RenderedNode,
+  contentOf, hasErrors, overLimits, parseJourneyGraph, renderJourneyNodes, validateJourneyGraph, type Issue, type ParsedGraph, type RenderedNode,
 } from './graph-validation.ts';
 import * as s from './graph.schemas.ts';
 import { JOURNEY_SCHEMA_PATH } from './json-schema.ts';
@@ -77,7 +76,7 @@ async function journeyGraphView(ctx: Context, exam: Exam, journey: Journey, grap
   const { graph: normal } = parseJourneyGraph({ nodes: stored.nodes, settings: stored.settings, schema: stored.schema });
   const [nodes, issues] = await Promise.all([
     renderJourneyNodes(ctx, exam, normal.nodes),
-    graph === 'draft' ? validateJourneyGraph(ctx, exam, stored, { used: usedContent(journey) }) : undefined,
+    graph === 'draft' ? validateJourneyGraph(ctx, exam, stored, { used: usedContent(journey) }).then((v) => v.issues) : undefined,
   ]);
   return {
     exam,
@@ -152,28 +151,35 @@ export async function journeyOfLoaded(ctx: Context, exam: Exam & { journey: Jour
 }
 
 /**
- * PUT `exam:journey:graph`: replaces the draft. Strict: every problem is reported together
+ * The refusal of a graph with errors: the first issues (errors first), how many problems there are
+ * (at least, when validation stopped early) and the first ignored fields.
+ */
+function journeyInvalid({ issues, problems, exact, ignored }: ParsedGraph): JourneyInvalidError {
+  const count = `${exact ? '' : 'at least '}${problems} problem${problems === 1 ? '' : 's'}`;
+  const first = issues.filter((i) => i.level === 'error').slice(0, 3).map((i) => i.message).join('; ');
+  const more = problems > 3 || !exact ? '; …' : '';
+  return new JourneyInvalidError(`The journey graph has ${count}, nothing was saved: ${first}${more}`, issues.slice(0, journeyLimits.problems), ignored, { problems, exact });
+}
+
+/**
+ * PUT `exam:journey:graph`: replaces the draft. Strict: the problems are reported together
  * (JOURNEY_INVALID with the issues) and nothing is saved if there is any error; warnings are
- * saved with the draft. Creates and enables the journey when the exam started none.
+ * saved with the draft. A graph over the node or size limit, or with more problems than a refusal
+ * lists, is refused as soon as that is known. Creates and enables the journey when the exam started none.
  */
 export async function saveJourneyGraph(ctx: Context, raw: Record<string, unknown>): Promise<JourneyGraphView> {
   const input = parseInput(s.saveGraph, raw);
+  const given = { nodes: input.nodes, settings: input.settings, schema: input.schema };
+  // It tells nothing of the exam, so it comes before the exam is looked up: no database work for it.
+  const tooLarge = overLimits(given);
+  if (tooLarge) throw journeyInvalid(tooLarge);
   await requireFeature(ctx);
   const exam = await findExam(ctx, input.exam, 'exam:journey:update');
   const current = await ctx.db.journey.findUnique({ where: { examId: exam.id } });
   const base = current ? draftOf(current).settings : defaultJourneySettings;
 
-  const parsed = parseJourneyGraph({ nodes: input.nodes, settings: input.settings, schema: input.schema }, base);
-  const issues = sortIssues([...parsed.issues, ...(await contentIssues(ctx, exam, parsed.graph, { used: usedContent(current) }))]);
-  if (hasErrors(issues)) {
-    const errors = issues.filter((i) => i.level === 'error');
-    const first = errors.slice(0, 3).map((i) => i.message).join('; ');
-    throw new JourneyInvalidError(
-      `The journey graph has ${errors.length} problem${errors.length === 1 ? '' : 's'}, nothing was saved: ${first}${errors.length > 3 ? '; …' : ''}`,
-      issues,
-      parsed.ignored,
-    );
-  }
+  const parsed = await validateJourneyGraph(ctx, exam, given, { base, used: usedContent(current) });
+  if (hasErrors(parsed.issues)) throw journeyInvalid(parsed);
 
   const data = { settings: parsed.graph.settings as unknown as Prisma.InputJsonObject, nodes: parsed.graph.nodes as unknown as Prisma.InputJsonArray };
   const journey = await ctx.db.$transaction(async (tx) => {

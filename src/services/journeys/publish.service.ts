@@ -43,7 +43,7 @@ export async function publishJourney(ctx: Context, raw: Record<string, unknown>)
   const input = parseInput(publishInput, raw);
   const { exam, journey } = await examJourney(ctx, input.exam, 'exam:journey:update');
   const draft = draftOf(journey);
-  const issues = await validateJourneyGraph(ctx, exam, draft);
+  const { issues } = await validateJourneyGraph(ctx, exam, draft);
   if (hasErrors(issues)) {
     const listed = issues.filter((i) => i.level === 'error').map((i) => (i.node ? `${i.node}: ${i.message}` : i.message));
     throw new ArgumentError('exam', `the draft has errors and cannot be published (${listed.join('; ')})`, 'JOURNEY_NOT_PUBLISHABLE');

@@ -1,10 +1,7 @@
 import { pino, type Logger } from 'pino';
 import { z } from 'zod';
-import type { Notification, Prisma } from '../../generated/prisma/client.ts';
-import type { Window } from '../selection.ts';
-import type { Context } from '../../context.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
-import { PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { runDue } from '../../jobs/run.ts';
@@ -100,12 +97,3 @@ export const deliverNotification = defineTask(
       tx.notification.updateMany({ where: { id: notification, status: 'pending' }, data: { status: 'failed', lastError: error } }),
   },
 );
-
-/**
- * Messages of the outbox, newest first, for instance administrators only; `user` narrows to one
- * recipient user. `page` is a cursor connection's (GraphQL).
- */
-export async function outbox(ctx: Context, raw: { user?: string | null }, page: Window<'Notification'>): Promise<Notification[]> {
-  if (!ctx.viewer.user.admin) throw new PermissionError('Only instance administrators may read notifications');
-  return ctx.db.notification.findMany({ ...page, where: raw.user ? { userId: raw.user } : {}, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-}

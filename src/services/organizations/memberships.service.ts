@@ -175,12 +175,12 @@ export async function addMembersToOrganizations(ctx: Context, raw: Record<string
 }
 
 /**
- * Several organizations and users with the rules of POST organization:members (GraphQL), by
- * organization and then name, with what `query` selects.
+ * Several organizations and users with the rules of POST organization:members (GraphQL), or with
+ * `fallback` those of POST organizations:members; by organization and then name, with what `query` selects.
  */
-export async function addMemberships(ctx: Context, raw: Record<string, unknown>, query: MembershipSelection = {}): Promise<OrganizationMember[]> {
+export async function addMemberships(ctx: Context, raw: Record<string, unknown>, query: MembershipSelection = {}, fallback = false): Promise<OrganizationMember[]> {
   const { organizations, users, ...options } = parseInput(s.addMembersToOrganizations, raw);
-  const keys = await writeMemberships(ctx, { organizations, users, options, fallback: false, arguments: { organizations: 'organizations', users: 'users' } });
+  const keys = await writeMemberships(ctx, { organizations, users, options, fallback, arguments: { organizations: 'organizations', users: 'users' } });
   return ctx.db.organizationMember.findMany({ ...query, ...written(keys) });
 }
 

@@ -27,14 +27,25 @@ export function playResult(play: Play) {
 /** An exam result adds the attempt. */
 export const examPlayResult = (play: Play) => ({ ...playResult(play), attempt: play.attempt });
 
+/** A question of a play as the detailed result shows it. */
+export interface ResultQuestion {
+  index: number;
+  /** The question's external id. */
+  id: string;
+  question: string;
+  time_answer?: number;
+  points_maximum: number;
+  points: number;
+}
+
 /**
- * The detailed result: attempt for exam plays, and each question of the play in its order with
- * its maximum and points (0 until scored); time_answer only where an answer was given.
+ * Each question of the play in its order with its maximum and points (0 until scored);
+ * time_answer only where an answer was given. A question no longer stored is left out.
  */
-export function detailedResult(play: Play & { answers: PlayAnswer[] }, questions: Pick<Question, 'id' | 'externalId' | 'type' | 'data'>[], maximumOf: (q: Pick<Question, 'type' | 'data'>) => number) {
+export function resultQuestions(play: Play & { answers: PlayAnswer[] }, questions: Pick<Question, 'id' | 'externalId' | 'type' | 'data'>[], maximumOf: (q: Pick<Question, 'type' | 'data'>) => number): ResultQuestion[] {
   const byId = new Map(questions.map((q) => [q.id, q]));
   const answers = new Map(play.answers.map((a) => [a.questionId, a]));
-  const rows = play.questionIds.flatMap((id, i) => {
+  return play.questionIds.flatMap((id, i) => {
     const question = byId.get(id);
     if (!question) return [];
     const answer = answers.get(id);
@@ -49,7 +60,11 @@ export function detailedResult(play: Play & { answers: PlayAnswer[] }, questions
       },
     ];
   });
-  return { ...playResult(play), ...(play.examId ? { attempt: play.attempt } : {}), questions: rows };
+}
+
+/** The detailed result: attempt for exam plays, and each question of the play (resultQuestions). */
+export function detailedResult(play: Play & { answers: PlayAnswer[] }, questions: Pick<Question, 'id' | 'externalId' | 'type' | 'data'>[], maximumOf: (q: Pick<Question, 'type' | 'data'>) => number) {
+  return { ...playResult(play), ...(play.examId ? { attempt: play.attempt } : {}), questions: resultQuestions(play, questions, maximumOf) };
 }
 
 /** The webhook `data` of exam-play-result and quiz-play-result (documented in the README). */

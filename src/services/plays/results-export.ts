@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { z } from 'zod';
-import type { Context, Platform, Viewer } from '../../context.ts';
+import type { Context, Platform } from '../../context.ts';
+import type { Viewer } from '../../auth/viewer.ts';
 import type { Exam, Prisma, ResultsExport } from '../../generated/prisma/client.ts';
 import { sha256 } from '../../auth/secrets.ts';
 import { AppError, ArgumentError, PermissionError } from '../../errors.ts';

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { Exam, Play, Prisma, QuizSet } from '../../generated/prisma/client.ts';
+import type { Exam, Play, PlayAnswer, Prisma, QuizSet } from '../../generated/prisma/client.ts';
 import { can, canEach } from '../../auth/policy.ts';
 import { PermissionError } from '../../errors.ts';
 import { unknownContent } from '../content/records.ts';
@@ -8,7 +8,9 @@ import type { Selection } from '../selection.ts';
 import { parseInput } from '../validation.ts';
 import { examRules } from './exam-rules.ts';
 import { findReadablePlay, levelsOn, unknownPlay, type PlayWithContent } from './play-access.ts';
-import { detailedResult, examPlayResult, playResult } from './result-record.ts';
+import { detailedResult, examPlayResult, playResult, resultQuestions, type ResultQuestion } from './result-record.ts';
+import { loaders } from '../loaders.ts';
+import type { ResultQuestionFacts } from '../../context.ts';
 import { pointsMaximumOf } from './scoring.ts';
 import * as s from './plays.schemas.ts';
 import { unknownQuizSet } from '../quizzes/access.ts';
@@ -29,6 +31,15 @@ export async function getPlayResult(ctx: Context, raw: Record<string, unknown>) 
   const play = await findReadablePlay(ctx, id);
   const questions = await ctx.db.question.findMany({ where: { id: { in: play.questionIds } }, select: { id: true, externalId: true, type: true, data: true } });
   return detailedResult(play, questions, pointsMaximumOf);
+}
+
+/**
+ * The questions of the detailed result for a play GraphQL has already read (and so checked):
+ * the questions of every play of a list load together.
+ */
+export async function playResultQuestions(ctx: Context, play: Play & { answers: PlayAnswer[] }): Promise<ResultQuestion[]> {
+  const questions = await loaders(ctx).resultQuestion.loadMany(play.questionIds);
+  return resultQuestions(play, questions.filter((q): q is ResultQuestionFacts => q !== null && !(q instanceof Error)), pointsMaximumOf);
 }
 
 /**

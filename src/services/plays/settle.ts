@@ -1,4 +1,4 @@
-import type { Exam, Play, Prisma, QuizSet } from '../../generated/prisma/client.ts';
+import type { Exam, Play, Prisma, Question, QuizSet } from '../../generated/prisma/client.ts';
 import { writeScores } from './player-statements.ts';
 import { certifySettled } from '../certificates/certificates.service.ts';
 import { onPlaySettled } from '../journeys/runtime.ts';
@@ -18,6 +18,8 @@ export interface SettleOptions {
   content: { exam: Exam | null; quiz: QuizSet };
   /** Finishes the play (the caller holds its lock and saw it open) at this time. */
   finish?: { timeEnd: Date };
+  /** Answer keys the caller holds already (the exam's, read once for its starts); the play's other questions are read. */
+  answerKeys?: ReadonlyMap<string, Pick<Question, 'id' | 'type' | 'answers' | 'options' | 'data'>>;
 }
 
 /**
@@ -30,11 +32,13 @@ export interface SettleOptions {
  */
 export async function settlePlay(tx: Tx, play: Pick<Play, 'id' | 'questionIds'>, options: SettleOptions): Promise<SettledPlay> {
   const playId = play.id;
+  const known = play.questionIds.flatMap((id) => options.answerKeys?.get(id) ?? []);
+  const unknown = play.questionIds.filter((id) => !options.answerKeys?.has(id));
   const [questions, answers] = await Promise.all([
-    tx.question.findMany({ where: { id: { in: play.questionIds } }, select: { id: true, type: true, answers: true, options: true, data: true } }),
+    unknown.length === 0 ? [] : tx.question.findMany({ where: { id: { in: unknown } }, select: { id: true, type: true, answers: true, options: true, data: true } }),
     tx.playAnswer.findMany({ where: { playId } }),
   ]);
-  const byId = new Map(questions.map((q) => [q.id, q]));
+  const byId = new Map([...known, ...questions].map((q) => [q.id, q]));
   const answerOf = new Map(answers.map((a) => [a.questionId, a]));
   const scores = [];
   const scored = [];

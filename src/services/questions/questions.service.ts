@@ -33,18 +33,19 @@ type Tx = Prisma.TransactionClient;
  * may do the action on (the scopes POST `question` writes to). An id found in several of those
  * places is ambiguous: refused (AMBIGUOUS_ID) naming them, and `path` or `quiz` picks one.
  */
-export async function findByExternalId(ctx: Context, raw: Record<string, unknown>, action: QuestionAction): Promise<Question> {
+export async function findByExternalId(ctx: Context, raw: Record<string, unknown>, action: QuestionAction, query: Selection<'Question'> = {}): Promise<Question> {
   const input = parseInput(s.questionLookup, raw);
   const me = ctx.viewer.user.id;
   if (input.quiz !== undefined) {
     const quiz = await findQuizSet(ctx, input.quiz, `quiz:${action}`);
-    return single(await ctx.db.question.findMany({ where: { scope: quizScope(quiz.id), externalId: input.id } }), input.id, `Quiz set ${quiz.id}`);
+    return single(await ctx.db.question.findMany({ ...query, where: { scope: quizScope(quiz.id), externalId: input.id } }), input.id, `Quiz set ${quiz.id}`);
   }
   if (input.path !== undefined) {
     const path = normalizePath(input.path);
-    return single(await ctx.db.question.findMany({ where: { scope: folderScope(me, path), externalId: input.id } }), input.id, `folder ${path}`);
+    return single(await ctx.db.question.findMany({ ...query, where: { scope: folderScope(me, path), externalId: input.id } }), input.id, `folder ${path}`);
   }
   const candidates = await ctx.db.question.findMany({
+    ...query,
     where: { externalId: input.id, OR: [{ scope: { startsWith: folderScope(me, '') } }, { scope: { startsWith: quizScope('') } }] },
     orderBy: [{ scope: 'asc' }],
     take: 50,
@@ -96,7 +97,8 @@ export async function listQuestions(ctx: Context, raw: Record<string, unknown>, 
 export const withSelection = async (db: Prisma.TransactionClient, question: Question, query?: Selection<'Question'>): Promise<Question> =>
   query ? db.question.findUniqueOrThrow({ ...query, where: { id: question.id } }) : question;
 
-export const getQuestion = (ctx: Context, raw: Record<string, unknown>) => findByExternalId(ctx, raw, 'question:read');
+/** GET question; GraphQL questionByExternalId hands the selection of its answer (`query`). */
+export const getQuestion = (ctx: Context, raw: Record<string, unknown>, query?: Selection<'Question'>) => findByExternalId(ctx, raw, 'question:read', query);
 
 /**
  * Tags as given (identification string, external id or title) among those the viewer may view;

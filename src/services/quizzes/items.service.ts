@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { Prisma, Question, QuizGroup, QuizItem, QuizSet, Skill } from '../../generated/prisma/client.ts';
+import type { Prisma, Question, QuizSet, Skill } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
@@ -9,6 +9,9 @@ import { findQuizSet } from './access.ts';
 import { nextPosition } from './positions.ts';
 import type { Selection } from '../selection.ts';
 import * as s from './quizzes.schemas.ts';
+import { entriesOf, type QuizEntry } from './entries.ts';
+
+export { entriesOf, type QuizEntry };
 
 /**
  * The items of a Quiz set: questions, directly or in a question group. A question is in a Quiz
@@ -17,38 +20,6 @@ import * as s from './quizzes.schemas.ts';
  */
 
 type Tx = Prisma.TransactionClient;
-
-export type QuizEntry =
-  | { kind: 'group'; group: QuizGroup }
-  | { kind: 'question'; item: QuizItem; question: Question; group: QuizGroup | null };
-
-const byPosition = (a: { position: number; createdAt: Date }, b: { position: number; createdAt: Date }) =>
-  a.position - b.position || a.createdAt.getTime() - b.createdAt.getTime();
-
-/**
- * The entries of each Quiz set in order: top level by position, each group followed by its
- * questions, which carry the relations `questions` asks for.
- */
-export async function entriesOf(ctx: { db: Tx }, quizIds: readonly string[], questions: Selection<'Question'> = {}): Promise<QuizEntry[][]> {
-  const [groups, items] = await Promise.all([
-    ctx.db.quizGroup.findMany({ where: { quizId: { in: [...quizIds] } } }),
-    ctx.db.quizItem.findMany({ where: { quizId: { in: [...quizIds] } }, include: { question: questions.include || questions.select ? questions : true } }),
-  ]);
-  const question = (item: (typeof items)[number], group: QuizGroup | null): QuizEntry => ({ kind: 'question', item, question: item.question, group });
-  return quizIds.map((quizId) => {
-    const top = [
-      ...groups
-        .filter((g) => g.quizId === quizId)
-        .map((g) => ({
-          position: g.position,
-          createdAt: g.createdAt,
-          entries: [{ kind: 'group' as const, group: g }, ...items.filter((i) => i.groupId === g.id).sort(byPosition).map((i) => question(i, g))],
-        })),
-      ...items.filter((i) => i.quizId === quizId && i.groupId === null).map((i) => ({ position: i.position, createdAt: i.createdAt, entries: [question(i, null)] })),
-    ];
-    return top.sort(byPosition).flatMap((t) => t.entries);
-  });
-}
 
 export const quizEntries = async (ctx: Context, quizId: string) => (await entriesOf(ctx, [quizId]))[0]!;
 

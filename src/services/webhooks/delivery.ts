@@ -7,11 +7,21 @@ import { runDue } from '../../jobs/run.ts';
 import { asSystem, type SystemContext } from '../../jobs/system.ts';
 import { defineTask, PermanentJobError, type JobRun } from '../../jobs/task.ts';
 import { pinnedLookup, resolveEndpoint } from './address-guard.ts';
-import type { StoredPayload } from './events.ts';
 import { sign } from './signature.ts';
 
 /** The longest wait between two attempts. */
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+
+/**
+ * What the WebhookDelivery.payload column holds: the payload as JSON text (jsonb would reorder
+ * its keys; the text keeps the documented order and the same bytes on every attempt), without
+ * the key, which is added at send time; and the user the event is about, which has no column of
+ * its own and never reaches the receiver.
+ */
+export interface StoredPayload {
+  body: string;
+  userId?: string;
+}
 
 export interface OutgoingRequest {
   url: URL;

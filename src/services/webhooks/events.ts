@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { enqueue } from '../../jobs/queue.ts';
-import { deliverWebhook } from './delivery.ts';
+import { deliverWebhook, type StoredPayload } from './delivery.ts';
 import type { WebhookEvent } from './webhooks.schemas.ts';
 
 export interface WebhookEventInput {
@@ -13,17 +13,6 @@ export interface WebhookEventInput {
   userId?: string;
   /** Only this webhook (organization:webhook:trigger names one). */
   webhookId?: string;
-}
-
-/**
- * What the WebhookDelivery.payload column holds: the payload as JSON text (jsonb would reorder
- * its keys; the text keeps the documented order and the same bytes on every attempt), without
- * the key, which is added at send time; and the user the event is about, which has no column of
- * its own and never reaches the receiver.
- */
-export interface StoredPayload {
-  body: string;
-  userId?: string;
 }
 
 /**

@@ -1,25 +1,12 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
-import { RateLimitError } from '../errors.ts';
+import { RateLimitError, type RateLimitState } from './errors.ts';
 
 export interface RateLimitOptions {
   perSecond: number;
   perMinute: number;
   /** Shared counters for several instances; in memory otherwise. */
   redisUrl?: string;
-}
-
-/**
- * Where the caller stands after a call, for the `RateLimit-Limit`, `RateLimit-Remaining` and
- * `RateLimit-Reset` headers: the window closest to running out.
- */
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  /** Seconds until that window starts over. */
-  reset: number;
-  /** Every window, as `RateLimit-Policy` lists them: `50;w=1, 1200;w=60`. */
-  policy: string;
 }
 
 export function rateLimitHeaders(state: RateLimitState | undefined): Record<string, string> {
