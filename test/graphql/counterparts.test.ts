@@ -357,9 +357,10 @@ describe('bulk class memberships (REST POST classes:members, POST and DELETE use
     const { director, plain, stranger, ann, bob } = cast;
     const rest = (method: string, user: Caller, classes: string, as: Caller) => t.rpc(method, 'user:classes', { user: user.user.id, classes }, { as });
 
-    sameRefusal(await rest('POST', ann, `${c1},${c2}`, plain), await gqlError(ADD_USER, { user: bob.user.id, classes: [c1, c2] }, plain), 'PERMISSION_DENIED');
+    // A user the caller may not see is unknown to it, on both faces.
+    sameRefusal(await rest('POST', ann, `${c1},${c2}`, plain), await gqlError(ADD_USER, { user: bob.user.id, classes: [c1, c2] }, plain), 'NOT_FOUND', 'user');
     sameRefusal(await rest('POST', ann, '', director), await gqlError(ADD_USER, { user: bob.user.id, classes: [] }, director), 'INVALID_ARGUMENT', 'classes');
-    sameRefusal(await rest('DELETE', stranger, c1, director), await gqlError(REMOVE_USER, { user: stranger.user.id, classes: [c1] }, director), 'PERMISSION_DENIED');
+    sameRefusal(await rest('DELETE', stranger, c1, director), await gqlError(REMOVE_USER, { user: stranger.user.id, classes: [c1] }, director), 'NOT_FOUND', 'user');
     expect(await members(c1)).toEqual([]);
 
     expect((await rest('POST', ann, `${c1},${c2}`, director)).body).toEqual({ classes: [c1, c2], users: [ann.user.id], success: true });
