@@ -8,33 +8,44 @@ import { isUtf8 } from 'node:buffer';
  */
 export function bodyText(bytes: Buffer): string {
   if (isUtf8(bytes)) return bytes.toString('utf8');
-  let text = '';
-  let start = 0;
+  // Decoded here into UTF-16 code units in one pass and one allocation: such a body is refused,
+  // but read first, and a large one must not hold the event loop (Node's decoder cannot keep the
+  // bytes apart). A sequence never yields more units than it has bytes.
+  const units = new Uint16Array(bytes.length);
+  let n = 0;
   for (let i = 0; i < bytes.length; ) {
+    const lead = bytes[i]!;
     const length = sequenceLength(bytes, i);
-    if (length > 0) {
-      i += length;
+    if (length <= 1) {
+      units[n++] = length === 1 ? lead : 0xdc00 | lead;
+      i++;
       continue;
     }
-    text += bytes.toString('utf8', start, i) + String.fromCharCode(0xdc00 | bytes[i]!);
-    start = ++i;
+    let point = lead & (0xff >> (length + 1));
+    for (let k = 1; k < length; k++) point = (point << 6) | (bytes[i + k]! & 0x3f);
+    if (point < 0x10000) units[n++] = point;
+    else {
+      units[n++] = 0xd800 | ((point - 0x10000) >> 10);
+      units[n++] = 0xdc00 | ((point - 0x10000) & 0x3ff);
+    }
+    i += length;
   }
-  return text + bytes.toString('utf8', start);
+  // UTF-16LE keeps lone surrogates as they are.
+  return Buffer.from(units.buffer, 0, n * 2).toString('utf16le');
 }
 
 /** The length of the well-formed UTF-8 sequence at `i` (RFC 3629: no overlong forms, no surrogates), or 0. */
 function sequenceLength(bytes: Buffer, i: number): number {
   const lead = bytes[i]!;
   if (lead < 0x80) return 1;
-  const next = (k: number, low = 0x80, high = 0xbf) => i + k < bytes.length && bytes[i + k]! >= low && bytes[i + k]! <= high;
-  if (lead >= 0xc2 && lead <= 0xdf) return next(1) ? 2 : 0;
-  if (lead >= 0xe0 && lead <= 0xef) {
-    const [low, high] = lead === 0xe0 ? [0xa0, 0xbf] : lead === 0xed ? [0x80, 0x9f] : [0x80, 0xbf];
-    return next(1, low, high) && next(2) ? 3 : 0;
-  }
-  if (lead >= 0xf0 && lead <= 0xf4) {
-    const [low, high] = lead === 0xf0 ? [0x90, 0xbf] : lead === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
-    return next(1, low, high) && next(2) && next(3) ? 4 : 0;
-  }
-  return 0;
+  if (lead < 0xc2 || lead > 0xf4) return 0;
+  const length = lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+  if (i + length > bytes.length) return 0;
+  // The second byte's range narrows where the lead alone would allow overlong forms, surrogates or code points past U+10FFFF.
+  const second = bytes[i + 1]!;
+  const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+  const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+  if (second < low || second > high) return 0;
+  for (let k = 2; k < length; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return 0;
+  return length;
 }
