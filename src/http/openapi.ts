@@ -2,6 +2,7 @@ import { COMMON_ARGUMENTS, NOT_SHOWN_ENDPOINTS, operations, type Operation } fro
 import { routes } from '../rest/routes.ts';
 import { argumentSchema, argumentsSchema, isCustomFieldPattern, operationId, outputObject, type JsonSchema } from '../rest/json-schema.ts';
 import { codesWithStatus, errorCatalogueMarkdown } from '../error-codes.ts';
+import { guideMarkdown } from './guide.ts';
 
 /**
  * The OpenAPI 3.1 description of the REST/RPC contract at /api/openapi.json, generated from the
@@ -141,7 +142,8 @@ export function buildOpenApi(): JsonSchema {
     info: {
       title: 'Learning platform REST/RPC API',
       version: '1',
-      description: INTRODUCTION,
+      // The guide follows the introduction: Swagger UI shows both above the operations.
+      description: `${INTRODUCTION}\n\n${guideMarkdown()}`,
     },
     servers: [{ url: '/api/v1', description: 'this service, version 1' }],
     tags: sections.map((name) => ({ name })),

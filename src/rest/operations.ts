@@ -9,8 +9,8 @@
  * Deliberately absent:
  * - GET `exam:journey`: Document B names it ("Further endpoints referred to above ...: not
  *   shown"), but its contract is not shown. GET/POST `exam:round` and POST `exam:certificates`,
- *   named the same way, are in `additions`: designed by this service (README, "Exams" and
- *   "Certificates").
+ *   named the same way, are in `additions`: designed by this service and described in
+ *   their prose in the reference (/api/docs).
  * - the journey user-state record: its path and method are not shown.
  * - metrics endpoints (Document A rule 3: not shown).
  */

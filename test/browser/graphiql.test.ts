@@ -188,7 +188,11 @@ describe.skipIf(!RUN)('GraphiQL on a closed network', () => {
     await expect.poll(() => operation.innerText(), { timeout: 30_000 }).toContain('first_name');
     expect(await operation.innerText()).toContain('MISSING_ARGUMENT');
     expect(await words(page.locator('.information-container'))).toContain('Authorization: Bearer <base64(app:secret)>');
-    expect(await page.locator('.information-container table').innerText()).toContain('MISSING_CREDENTIALS');
+    // The error catalogue is the first table of the description; the guide's tables follow it.
+    const tables = page.locator('.information-container table');
+    expect(await tables.first().innerText()).toContain('MISSING_CREDENTIALS');
+    expect(await words(page.locator('.information-container h1', { hasText: 'Guide' }))).toBe('Guide');
+    expect(await tables.filter({ hasText: 'RateLimit-Policy' }).count()).toBe(1);
     await page.close();
     expect(outside).toEqual([]);
   });

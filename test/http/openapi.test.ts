@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES } from '../../src/config.ts';
+import { ERROR_CODES } from '../../src/error-codes.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { BASE_URL, createTestApp, type TestApp } from '../helpers/app.ts';
 import { bulletsA, bulletsB } from '../fixtures/contract-documents.ts';
@@ -179,5 +182,39 @@ describe('GET /api/docs', () => {
     const start = await (await get('/api/docs/assets/start.js')).text();
     expect(start).toContain("url: '/api/openapi.json'");
     expect(start).toContain('validatorUrl: null');
+  });
+});
+
+describe('the guide', () => {
+  const guideFile = readFileSync(new URL('../../src/http/guide.md', import.meta.url), 'utf8');
+
+  it('is served as Markdown at /api/docs/guide, without credentials', async () => {
+    const r = await get('/api/docs/guide');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    const text = await r.text();
+    expect(text).toBe(guideFile);
+    // What an operator looks for is there.
+    for (const heading of ['## Calling the API', '### Health endpoints', '### Metrics', '### Shutdown', '### Logs', '### GraphQL limits', '### Rate-limit headers', '### CORS and CSRF', '### HTTP limits and timeouts', '### Enumeration and guessing', '### Several instances']) {
+      expect(text).toContain(`\n${heading}\n`);
+    }
+    const head = await get('/api/docs/guide', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+
+  it('is a section of the reference page, after the introduction', () => {
+    const description: string = doc.info.description;
+    expect(description.indexOf('## Credentials')).toBeGreaterThanOrEqual(0);
+    expect(description.indexOf('\n# Guide\n')).toBeGreaterThan(description.indexOf('## Credentials'));
+    expect(description.endsWith(guideFile)).toBe(true);
+  });
+
+  it('names only configuration variables the configuration knows', () => {
+    // Every UPPER_SNAKE name in it is an error code, a configuration variable or NODE_ENV.
+    const known = new Set([...CONFIG_VARIABLES, ...ERROR_CODES.map((e) => e.code), 'NODE_ENV', 'GRAPHQL_PARSE_FAILED']);
+    const named = [...guideFile.matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g)].map((m) => m[1]!);
+    expect(named.filter((n) => CONFIG_VARIABLES.includes(n)).length).toBeGreaterThan(20);
+    expect(named.filter((n) => !known.has(n))).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ const JourneyIssueType = builder.objectRef<Issue>('JourneyIssue').implement({
   description: 'A problem of a journey graph: errors block saving and publishing, warnings inform.',
   fields: (t) => ({
     level: t.exposeString('level', { description: 'error or warning.' }),
-    code: t.exposeString('code', { description: 'A stable issue code (the README lists them).' }),
+    code: t.exposeString('code', { description: 'A stable issue code; clients may switch on it.' }),
     node: t.exposeString('node', { nullable: true, description: 'Key of the node at fault; null for the graph or its settings.' }),
     output: t.exposeString('output', { nullable: true, description: "Output of the node at fault (a condition's branch for its rules)." }),
     message: t.exposeString('message', { description: 'What is wrong, in words.' }),

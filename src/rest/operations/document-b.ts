@@ -8,8 +8,8 @@ import { PAGING, bool, code, codes, datetime, either, file, hash, int, list, num
  * Deliberately absent: nothing. GET/POST `exam:round`, POST `exam:certificates` and GET
  * `exam:journey` ("Further endpoints referred to above ...: not shown"), and GET
  * `exam:journey:user` (the journey user-state record, whose path and method are not shown) are
- * this service's additions (`documentBAdditions`, designed in the README's "Exams",
- * "Certificates" and "Journeys").
+ * this service's additions (`documentBAdditions`, described in their prose in the reference,
+ * /api/docs).
  */
 
 /** Named by Document B with methods, but their contract is not shown; the catalogue leaves them out. */

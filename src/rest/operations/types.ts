@@ -74,7 +74,7 @@ export interface Operation {
   notShown?: readonly ('input' | 'output')[];
   /**
    * An operation this service adds where the documents name an endpoint but show no contract
-   * (`exam:round`): designed here and documented in the README, not taken from the documents.
+   * (`exam:round`): designed here and described in the reference (/api/docs), not taken from the contract.
    */
   addition?: true;
 }

@@ -30,7 +30,7 @@ export interface Issue {
   message: string;
 }
 
-/** The issue codes, stable: clients may switch on them. The README lists them with these texts. */
+/** The issue codes, stable: clients may switch on them; the texts are what a refused graph's issues say. */
 export const issueCodes = {
   'format-invalid': 'nodes is not a list (or JSON text of one), settings not a hash, or a node not a hash',
   'schema-unsupported': 'schema is not a supported version of the format (1)',
