@@ -25,3 +25,20 @@ export const prose: ProseTable = Object.freeze({
 export function proseOf(operation: Pick<Operation, 'method' | 'endpoint'>): OperationProse | undefined {
   return prose[`${operation.method} ${operation.endpoint}`];
 }
+
+/**
+ * The prose in a few sentences, for places that show every operation at once (MCP tool lists): the
+ * summary and the description's first paragraph, cut at the last sentence end within `limit` characters.
+ */
+export function shortProse(operation: Pick<Operation, 'method' | 'endpoint'>, limit = 500): string | undefined {
+  const entry = proseOf(operation);
+  if (!entry) return undefined;
+  const first = entry.description.split('\n\n')[0]!;
+  let text = first;
+  if (text.length > limit) {
+    const cut = text.slice(0, limit);
+    const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('.)'));
+    text = end > 0 ? cut.slice(0, end + 1) : `${cut.trimEnd()}…`;
+  }
+  return `${entry.summary}. ${text}`;
+}

@@ -14,6 +14,9 @@ const CONTENT: readonly { prefix: string; noun: string; example: string }[] = [
   { prefix: 'video', noun: 'video', example: 'vid_8o0q2s4u6w8y0a' },
 ];
 
+/** The noun with its indefinite article: a class, an exam. */
+const an = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
 const LEVELS = 'Levels, lowest first: view, report, control, modify, grant, admin (events add finances between modify and grant); a higher level includes the lower ones.';
 const UNKNOWN_USER =
   "The named `user` must be one the caller may read, or a member or owner of the content's organization; any other is answered as an unknown user (403 `NOT_FOUND` naming `user`).";
@@ -22,7 +25,7 @@ function permissionProse({ prefix, noun, example }: (typeof CONTENT)[number]): R
   const args = { [prefix]: example, user: X.user };
   return {
     [`GET ${prefix}:permission`]: {
-      summary: `Check a user's permission on a ${noun}`,
+      summary: `Check a user's permission on ${an(noun)}`,
       description: p(
         `Answers the user, the content and \`status{permission, rule}\`: \`permission\` is true when the user's effective level on the ${noun} includes the level asked; \`rule\` when a permission rule with exactly these parameters exists. Asking about oneself needs view; about another user, grant.`,
         `The effective level is the highest of: admin for instance administrators, the owner, and the owner and \`admin\`-role members of the content's organization; the user's explicit rules; the \`content\` level of its membership of the content's organization${prefix === 'class' ? '; modify for members of the organization whose role is teacher or higher' : ''}${prefix === 'organization' ? '; view for every member of the organization' : ''}.`,
@@ -31,7 +34,7 @@ function permissionProse({ prefix, noun, example }: (typeof CONTENT)[number]): R
       example: { ...args, permission: 'report' },
     },
     [`POST ${prefix}:permission`]: {
-      summary: `Grant a user a permission on a ${noun}`,
+      summary: `Grant a user a permission on ${an(noun)}`,
       description: p(
         `Creates a permission rule. Needs grant on the ${noun} and a level at most the caller's own. Granting an existing rule answers \`success: true\` and changes nothing.`,
         UNKNOWN_USER,
@@ -40,7 +43,7 @@ function permissionProse({ prefix, noun, example }: (typeof CONTENT)[number]): R
       example: { ...args, permission: 'modify' },
     },
     [`DELETE ${prefix}:permission`]: {
-      summary: `Revoke a user's permission on a ${noun}`,
+      summary: `Revoke a user's permission on ${an(noun)}`,
       description: p(
         `Removes the permission rule with exactly these parameters. Needs grant and a level at most the caller's own. Revoking a missing rule answers \`success: false\`. Levels the user holds otherwise (ownership, membership) stay.`,
         UNKNOWN_USER,
@@ -48,7 +51,7 @@ function permissionProse({ prefix, noun, example }: (typeof CONTENT)[number]): R
       example: { ...args, permission: 'modify' },
     },
     [`POST ${prefix}:transfer`]: {
-      summary: `Transfer a ${noun} to another user`,
+      summary: `Transfer ${an(noun)} to another user`,
       description: p(
         `Makes the user the owner. Needs admin on the ${noun}. The previous owner keeps nothing from ownership (its own rules and memberships still count); the organization, rules and tags stay.${prefix === 'integration' ? ' A transferred integration gets a new secret (or LTI 1.3 key pair) at once.' : ''}`,
         UNKNOWN_USER,
@@ -63,22 +66,22 @@ function tagProse({ prefix, noun, example }: (typeof CONTENT)[number]): Record<s
   const args = { [prefix]: example, tag: X.tag };
   return {
     [`GET ${prefix}:tags`]: {
-      summary: `List the tags of a ${noun}`,
+      summary: `List the tags of ${an(noun)}`,
       description: `Takes the ${noun} as \`${prefix}\` and answers \`tags[{tag, title}]\`: the tags attached to it that the caller may view. Needs view on the ${noun}.`,
       example: { [prefix]: example },
     },
     [`GET ${prefix}:tag`]: {
-      summary: `Check whether a tag is attached to a ${noun}`,
+      summary: `Check whether a tag is attached to ${an(noun)}`,
       description: `Answers \`tag\`, \`content{type, code, id}\` and \`status\` (true when attached). Needs view on the ${noun} and on the tag.`,
       example: args,
     },
     [`POST ${prefix}:tag`]: {
-      summary: `Attach a tag to a ${noun}`,
+      summary: `Attach a tag to ${an(noun)}`,
       description: `Needs modify on the ${noun} and view on the tag. Attaching twice answers \`success: true\` and writes nothing. Answers \`tag\`, \`content\` and \`success\`.`,
       example: args,
     },
     [`DELETE ${prefix}:tag`]: {
-      summary: `Detach a tag from a ${noun}`,
+      summary: `Detach a tag from ${an(noun)}`,
       description: `Needs modify on the ${noun} and view on the tag. Detaching a tag that is not attached answers \`success: false\`.`,
       example: args,
     },
