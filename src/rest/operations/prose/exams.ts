@@ -38,10 +38,10 @@ export const examsProse: ProseTable = {
   'PATCH exam': {
     summary: 'Change an exam',
     description: p(
-      'Only given fields change. `id` empty removes the external id; `organization` (only the owner or an administrator) `none` or empty takes it out of its organization.',
+      'Only given fields change; needs modify. `id` empty removes the external id; `organization` (only the owner or an administrator) `none` or empty takes it out of its organization.',
       'Period: `start` < `end`, and `deadline` within [`start`, `end`] (`none` or empty removes it); a change that breaks this is refused naming the bound that was changed. `start` is frozen once the exam has any result (403 `START_FROZEN`; sending the same `start` again is fine).',
       '`description` keeps basic HTML (paragraphs, line breaks, emphasis, lists, headings, quotes, code, links with http, https or mailto); scripts and styles go with their content, event handlers and `javascript:` links are dropped; empty (also after cleaning) removes it.',
-      'Takes exactly these arguments: the exam\'s own on/off switch is changed only through GraphQL `updateExam(input: { enabled })`; an `enabled` sent here is ignored like any unknown argument. Needs modify.',
+      'Takes exactly these arguments: the exam\'s own on/off switch is changed only through GraphQL `updateExam(input: { enabled })`; an `enabled` sent here is ignored like any unknown argument.',
     ),
     example: { exam: X.exam, end: '2027-04-15 18:00:00', deadline: '2027-04-10 18:00:00', description: '<p>Bring your <strong>ID card</strong>.</p>' },
   },
