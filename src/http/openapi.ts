@@ -149,6 +149,12 @@ form, or a JSON object (and from the query string as well). Form values are text
 text or JSON arrays. The version is chosen by the path (\`/api/v1/...\`, or \`/api/...\` for the default);
 1 is the only version.
 
+## Answers
+
+Output is JSON with the field names of the contract. Writes for which the contract defines no output answer
+the identification strings involved and \`"success": true\`. Each area below opens with the rules its
+operations share; each operation says what it does, its rules and defaults, and shows an example call.
+
 ## Errors
 
 A refused call answers with a status, the headers \`Service-API-Error\` (message) and
