@@ -21,7 +21,7 @@ export const examsProse: ProseTable = {
   'GET exam': {
     summary: 'Read an exam',
     description: p(
-      'Answers the exam record: title, external id, language, type, Quiz set, organization, period (`start`, `end`, `deadline`), `active` (true while the status is ACTIVE, PAUSED or REVIEW) and `secure` (always false: nothing switches secure mode on yet, so `seb_launch_url` and `seb_config_url` never appear). Needs view.',
+      'Answers the exam record: `exam`, `id`, `title`, `description` (only when set), `language`, `quiz`, `active` (true while the status is ACTIVE, PAUSED or REVIEW), `status` (as GET `exam:status` derives it), `secure` (always false: nothing switches secure mode on yet, so `seb_launch_url` and `seb_config_url` never appear), `start`, `end` and `deadline` (or null). Needs view.',
       UNKNOWN_EXAM,
     ),
     example: { exam: X.exam },

@@ -18,7 +18,7 @@ export const quizProse: ProseTable = {
   },
   'GET quiz': {
     summary: 'Read a Quiz set',
-    description: 'Answers the Quiz set record (title, external id, language, description, organization, mode, type and its grading). Needs view; a Quiz set the caller may not view is unknown (403 `NOT_FOUND` naming `quiz`).',
+    description: 'Answers the Quiz set record: `quiz`, `id`, `title`, `language`, `description` (only when set), `mode` and `type`. Needs view; a Quiz set the caller may not view is unknown (403 `NOT_FOUND` naming `quiz`).',
     example: { quiz: X.quiz },
   },
   'POST quiz': {
@@ -154,7 +154,7 @@ export const quizProse: ProseTable = {
   },
   'POST question:id': {
     summary: "Set a question's external id",
-    description: 'Sets the external `id` of the question named by its identification string; an id already used in the same place is refused (`ID_TAKEN`).',
+    description: 'Sets the external `id` of the question named by its identification string; an id already used by another question in the same folder or Quiz set is refused (`ID_TAKEN`). Answers `question`, `id` and `success`.',
     example: { question: X.question, id: 'FS-002' },
   },
 };
