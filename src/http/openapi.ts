@@ -118,8 +118,9 @@ function operationObject(operation: Operation): JsonSchema {
           requestBody: {
             required: operation.arguments.some((a) => a.required),
             content: {
-              'application/x-www-form-urlencoded': { schema: body, example: formExample(example) },
+              // JSON first: the reference page opens a request body on its first type, and shows its example.
               'application/json': { schema: body, example },
+              'application/x-www-form-urlencoded': { schema: body, example: formExample(example) },
               ...(hasFile ? { 'multipart/form-data': { schema: body } } : {}),
             },
           },

@@ -192,6 +192,7 @@ describe.skipIf(!RUN)('GraphiQL on a closed network', () => {
     const shown = await words(operation);
     expect(shown).toContain('writes one email to the outbox with the username and a single-use login link valid for 7 days, never the password');
     expect(shown).toContain(`curl -X POST -H "Authorization: Bearer $APP:$SECRET" -H 'Content-Type: application/json' -d '{"username":"jane.smith"`);
+    expect(shown).toContain('"email": "jane.smith@example.com"');
     // The refusal's example is a code of the catalogue with its meaning, not a generated string.
     expect(shown).toContain('"code": "NOT_FOUND"');
     expect(shown).toContain('An argument names nothing the caller may see');

@@ -64,7 +64,7 @@ describe('GET /api/openapi.json', () => {
 
   it('gives the arguments of other methods as a form or JSON body, with the detail of the service schema', () => {
     const create = doc.paths['/user'].post;
-    expect(Object.keys(create.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
+    expect(Object.keys(create.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
     const body = create.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(['username', 'first_name', 'last_name', 'email']);
     expect(body.properties.username).toMatchObject({ type: 'string', minLength: 4, maxLength: 64 });
