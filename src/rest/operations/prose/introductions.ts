@@ -314,7 +314,7 @@ examinee counts and Quiz set) runs the same number of SQL statements for 3 exams
 **Time.** Statuses are derived from the service's clock at each read.`,
   'Exam settings': `- **Stored form.** Only configured settings are stored (\`ExamSettings.values\`, keyed by setting); everything
   else reads as its default, which is what PATCH fills in. Reading needs view on the exam, POST/PUT/PATCH
-  modify (the source of a copy view). GET answers \`exam\` first, then the settings in the order of the table.
+  modify (the source of a copy view). GET answers \`exam\` first, then the settings in the order POST \`exam:settings\` takes them.
 - **Defaults and null readings.** nonblocking, pausable, questionless, freeze_round, archive,
   hide_ingame_results, hide_points, hide_grade, show_in_lasthour and export_journey default to false;
   results_page to true. nonblocking reads true for homework and surveys, pausable true for homework and
@@ -365,7 +365,7 @@ examinee counts and Quiz set) runs the same number of SQL statements for 3 exams
   target with view_results none) is not copied either. User data fields, branding, examinees and rounds
   are not settings and stay. A rule broken by what remains is refused like a POST (a viewing period start
   outside the target's period: 403 naming view_results_start). The
-  settings table has no automatic account generation, notifications, login settings or patterns, so
+  settings have no automatic account generation, notifications, login settings or patterns, so
   "never copied" has nothing more to leave out today.
 - **Certificate settings** (GraphQL \`Exam.certificateSettings\`, \`updateExamCertificateSettings\`; the
   contract has none): \`enabled\`, \`serialNumbering\` with \`serialPrefix\` (0-32 characters) and \`nextSerial\`
@@ -433,7 +433,7 @@ examinee counts and Quiz set) runs the same number of SQL statements for 3 exams
   caller who may not view the exam gets the unknown-exam answer (403 \`NOT_FOUND\` naming \`exam\`). GET on an
   exam that starts no journey answers 403 \`NO_JOURNEY\`; \`graph=published\` before the first publish 403
   \`NOT_PUBLISHED\` naming \`graph\`. \`journey\` is the journey's identification string (\`jrn_…\`), \`active\` its
-  switch (off, users do not enter): the settings table of \`exam:settings\` has no such setting, so the switch
+  switch (off, users do not enter): \`exam:settings\` has no such setting, so the switch
   is GraphQL's \`setJourneyEnabled\` (modify permission). \`unpublished_changes\` compares draft and
   published settings and nodes, and is true before the first publish.
 - **Strict saving.** PUT parses everything and reports the problems together: any error-level issue refuses
@@ -601,7 +601,7 @@ transaction. Where the contract is silent the engine decides as follows.
   to an end node or an unconnected output, the current step included until completed; a property
   test (fast-check) checks on random graphs and results that it never exceeds the steps the user
   then completes, that no node is visited more than \`max_visits\` times, and that every user ends in
-  a documented status.
+  one of the statuses above.
 - **Timers** are durable: \`JourneyUser.dueAt\` (indexed) and one \`journeys.timers\` job per journey
   and due time (10,000 users waiting on one node with one due time make one job). The job claims
   due users in batches of 1,000 with \`FOR UPDATE SKIP LOCKED\` inside the transaction that writes
@@ -611,8 +611,7 @@ transaction. Where the contract is silent the engine decides as follows.
 
 **Endpoints designed here** (the contract names them without defining them):
 
-- GET \`exam:journey:user\`: exam (req, starting exam), user (req). The user-state record as
-  documented; the user reads their own, others need report permission on the exam. \`step\`: the
+- GET \`exam:journey:user\`: exam (req, starting exam), user (req). The user-state record (see the operation); the user reads their own, others need report permission on the exam. \`step\`: the
   node as GET \`exam:journey:graph\` renders it (node, type, label, position, config, next, marker,
   title, content) plus time_start. History entries: run, visit, step (the node key), marker, type,
   title and content (of the step's content), outcome (the output taken; an end: its outcome),
@@ -1086,7 +1085,7 @@ matrices (fast-check), on both databases.`,
   (\`quiz\`, which needs modify on it). POST \`question\` creates or updates the question of that scope and
   never duplicates, also under concurrent identical calls (a unique index). POST replaces the whole
   question (fields left out take their defaults; \`organization\` left out stays).
-- GET, DELETE and \`question:export\` find a question by its documented \`id\` (external id) wherever the
+- GET, DELETE and \`question:export\` find a question by its \`id\` argument (external id) wherever the
   caller keeps questions: every folder of the caller and every Quiz set it may do the operation on (view
   for GET, report for the export, modify for DELETE), which are the scopes POST \`question\` writes to.
   \`quiz\` and \`path\` narrow the search to that one Quiz set or folder. An id found in several of those
