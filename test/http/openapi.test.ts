@@ -141,6 +141,7 @@ describe('GET /api/openapi.json', () => {
     expect(tag('Exams').description).toContain('| 1 | now ≥ `end` (also when switched off, also in review) | EXPIRED |');
     expect(tag('Organizations').description).toContain('**Per assignment**, the first rule that holds gives its single status');
     expect(tag('Exam journeys').description).toContain('| `instant-loop` | error |');
+    expect(tag('Exam journeys').description).toContain('| `unreachable` | warning | a node no path from the start reaches (warning) |');
   });
 
   it('shows error examples with codes of the catalogue, never an invented string', () => {

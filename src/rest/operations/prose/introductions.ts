@@ -1,8 +1,16 @@
+import { issueCodes, issueLevel } from '../../../services/journeys/graph-validation.ts';
+
 /**
  * Introductions of the areas of the REST/RPC contract (one per OpenAPI tag, shown at /api/docs above
  * the area's operations): the rules that hold for several operations of an area, and how this
  * service answers what the contract leaves open. Per-operation prose lives beside this file.
  */
+/** The journey issue codes as a table, from the validator's own list, so it cannot drift. */
+function journeyIssueTable(): string {
+  const rows = Object.entries(issueCodes).map(([code, meaning]) => `| \`${code}\` | ${issueLevel(code as keyof typeof issueCodes)} | ${meaning} |`);
+  return ['| Code | Level | Meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
 export const introductions: Readonly<Record<string, string>> = Object.freeze({
   'Test': `The only operation that changes nothing and needs no data: it tells an integration that its credentials work and which user and language its calls act as.`,
   'Users': `- A user **manages** the users it created; instance administrators manage everyone. \`users\` lists the
@@ -494,34 +502,7 @@ examinee counts and Quiz set) runs the same number of SQL statements for 3 exams
 
 Issue codes (level: error blocks saving and publishing, warning informs):
 
-<!-- journey-issues:start -->
-| Code | Level | Meaning |
-|---|---|---|
-| \`format-invalid\` | error | nodes is not a list (or JSON text of one), settings not a hash, or a node not a hash |
-| \`schema-unsupported\` | error | schema is not a supported version of the format (1) |
-| \`limit-exceeded\` | error | more nodes, branches, rules, list items, educators or characters than the format allows |
-| \`start-missing\` | error | no start node |
-| \`start-multiple\` | error | more than one start node (each extra one is named) |
-| \`key-invalid\` | error | a node key is missing or not 1-32 letters, digits, - or _ |
-| \`key-duplicate\` | error | two nodes share a key |
-| \`type-invalid\` | error | a node type that does not exist |
-| \`node-invalid\` | error | label, position or next of a node is malformed |
-| \`next-unknown\` | error | an output leads to a node key that is not in the graph |
-| \`output-unknown\` | error | next names an output the node does not have |
-| \`config-invalid\` | error | a config field of the node is missing, of the wrong type or out of range (rules included) |
-| \`settings-invalid\` | error | a setting is of the wrong type or out of range |
-| \`educator-invalid\` | error | an educator is not the owner or a manager of the starting exam |
-| \`content-not-controlled\` | error | a step names an exam, class or Quiz set the caller does not control and the journey does not use yet |
-| \`content-missing\` | error | a step names content the journey used that no longer exists |
-| \`exam-archived\` | error | the starting exam or an exam step is archived |
-| \`quiz-archived\` | error | a Quiz set step is archived |
-| \`exam-championship\` | error | the starting exam is a championship: championships cannot start a journey |
-| \`department-unknown\` | error | a user.department value is not a department of the starting exam's organization |
-| \`instant-loop\` | error | a loop made only of instant nodes (condition, split, notify, flag, mark): it would never stop |
-| \`unreachable\` | warning | a node no path from the start reaches (warning) |
-| \`field-unknown\` | warning | the param of exam.custom is not a user data field of the starting exam, or that of user.customer_field not a configured user custom field (warning: it may be added later) |
-| \`output-unconnected\` | warning | an output leads nowhere: users taking it finish with outcome completed (warning) |
-<!-- journey-issues:end -->
+${journeyIssueTable()}
 
 #### Journeys: moving users along a published journey
 

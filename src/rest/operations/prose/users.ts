@@ -112,7 +112,7 @@ export const usersProse: ProseTable = {
     summary: 'Get a token to act as another user',
     description: p(
       '`user` is an identification string, username or email. A user the caller manages needs no password (one that is given must be right); any other user needs its password, or the secret of one of its active API applications.',
-      'Answers `user`, `token` and `valid`. Send the token as `assume` (or the `Service-API-Assume` header) with the application\'s own credentials: the call then acts as that user. Tokens are random, stored only as a SHA-256 digest, usable only by applications of the owner that asked for them, and live `ASSUME_TOKEN_TTL_SECONDS`.',
+      'Answers `user`, `token` and `valid`. Send the token as `assume` (or the `Service-API-Assume` header) with the application\'s own credentials: the call then acts as that user. Tokens are random, stored only as a SHA-256 digest, usable only by applications of the owner that asked for them, and live for the configured token lifetime (ASSUME_TOKEN_TTL_SECONDS, one hour by default).',
     ),
     example: { user: 'jane.smith' },
   },
