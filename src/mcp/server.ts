@@ -8,6 +8,7 @@ import { COMMON_ARGUMENTS, operations, type Operation } from '../rest/operations
 import { routes } from '../rest/routes.ts';
 import { errorResponse, type RestRouter } from '../rest/router.ts';
 import { argumentsSchema, operationId } from '../rest/json-schema.ts';
+import { proseOf, shortProse } from '../rest/operations/prose/index.ts';
 import { requestIdFrom } from '../http/request-id.ts';
 
 /**
@@ -34,13 +35,18 @@ function annotations(operation: Operation): Tool['annotations'] {
   };
 }
 
+/** The operation's prose, shortened: a tool list holds every operation, and the reference at /api/docs has the rest. */
 function describe(operation: Operation): string {
   const output = operation.output?.map((f) => f.name).join(', ');
+  const example = proseOf(operation)?.example;
   return [
-    `${operation.method} ${operation.endpoint} of the REST/RPC contract (Document ${operation.document}, ${operation.section}).`,
-    output ? `Returns: ${output}.` : 'The contract lists no output fields.',
+    shortProse(operation) ?? `${operation.method} ${operation.endpoint} of the REST/RPC contract.`,
+    output ? `Returns: ${output}.` : 'The contract defines no output fields for it.',
+    example && Object.keys(example).length ? `Example arguments: ${JSON.stringify(example)}.` : undefined,
     'Errors come back as a result with isError, holding the status, code and message.',
-  ].join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 function toTool(operation: Operation): Tool {

@@ -42,6 +42,13 @@ describe('MCP endpoint', () => {
     const users = byName.get('get_users')!;
     expect(users.inputSchema.properties!.limit).toMatchObject({ type: 'integer', default: 16 });
     expect(byName.get('post_organization_webhook')!.inputSchema.properties!.method).toMatchObject({ enum: ['POST', 'GET'], default: 'POST' });
+    // Descriptions carry the operation's prose, shortened, and its example; never a reference elsewhere.
+    expect(users.description).toMatch(/^List the users the caller manages\. Lists the non-generated users the caller manages, by full name/);
+    expect(users.description).toContain('Example arguments: {"search":"smith","limit":20}.');
+    const putGraph = byName.get('put_exam_journey_graph')!;
+    expect(putGraph.description).toMatch(/^Save the draft of an exam's journey\. Strict: /);
+    expect(putGraph.description!.length).toBeLessThan(2500);
+    for (const tool of tools) expect(tool.description, tool.name).not.toMatch(/Document [AB]|the documents/i);
     // Every tool name is one MCP clients accept.
     for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     await client.close();

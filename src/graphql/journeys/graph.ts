@@ -3,6 +3,7 @@ import { given } from '../grading/grading-preset.type.ts';
 import * as graphs from '../../services/journeys/graph.service.ts';
 import { publishJourney, type PublishResult } from '../../services/journeys/publish.service.ts';
 import type { Issue } from '../../services/journeys/graph-validation.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 /** An exam's journey: `Exam.journey`, `saveJourneyGraph` and `setJourneyEnabled` (GET and PUT exam:journey:graph). */
 
@@ -59,7 +60,7 @@ builder.prismaObjectFields('Exam', (t) => ({
 }));
 
 const SaveJourneyGraphInput = builder.inputType('SaveJourneyGraphInput', {
-  description: 'A journey graph replacing the draft (PUT exam:journey:graph).',
+  description: mirrorDescription('A journey graph replacing the draft (PUT exam:journey:graph).', 'PUT exam:journey:graph'),
   fields: (t) => ({
     exam: t.id({ required: true, description: 'The starting exam (modify permission).' }),
     nodes: t.field({ type: 'JSON', required: true, description: 'The nodes of the portable format (a list, or JSON text of one).' }),
