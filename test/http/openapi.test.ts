@@ -8,7 +8,6 @@ import { bulletsA, bulletsB } from '../fixtures/contract-documents.ts';
 import { argumentSchemas, zodProperties } from '../../src/rest/argument-details.ts';
 import { findOperation } from '../../src/rest/operations.ts';
 import { proseOf } from '../../src/rest/operations/prose/index.ts';
-import { ERROR_CODES } from '../../src/error-codes.ts';
 
 let t: TestApp;
 let doc: any;
