@@ -1,6 +1,19 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Caller } from './app.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestApp, type Caller, type TestApp } from './app.ts';
+
+/** A test app listening on a port (the SDK's client speaks HTTP) for the file's tests, handed to `use` once it listens. */
+export function listeningTestApp(use: (t: TestApp, base: string) => void): void {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await createTestApp();
+    use(t, await t.app.listen(0, '127.0.0.1'));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+}
 
 export interface McpConnectOptions {
   /** Sent as the X-MCP-Toolsets header. */

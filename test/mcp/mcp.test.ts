@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, connectMcp, resultText as text } from '../helpers/mcp.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { bearer, connectMcp, listeningTestApp, resultText as text } from '../helpers/mcp.ts';
 
 let t: TestApp;
 let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await t.app.listen(0, '127.0.0.1');
-});
-afterAll(async () => {
-  await t?.close();
+listeningTestApp((app, url) => {
+  t = app;
+  base = url;
 });
 
 /** Every toolset: these tests use operations of several domains. */

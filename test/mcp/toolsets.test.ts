@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, connectMcp, resultText, type McpConnectOptions } from '../helpers/mcp.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { bearer, connectMcp, listeningTestApp, resultText, type McpConnectOptions } from '../helpers/mcp.ts';
 import { operations } from '../../src/rest/operations.ts';
 import { routes } from '../../src/rest/routes.ts';
 
 let t: TestApp;
 let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await t.app.listen(0, '127.0.0.1');
-});
-afterAll(async () => {
-  await t?.close();
+listeningTestApp((app, url) => {
+  t = app;
+  base = url;
 });
 
 /** The tool names a client sees with these options (the client closed again). */
