@@ -16,6 +16,8 @@ export interface Need {
   as?: ContentType;
   /** The whole refusal, where the contract words it otherwise than "You need <level> permission on this <noun>…". */
   refusal?: string;
+  /** The rule an argument that asks for the action breaks, for a refusal naming that argument. */
+  argumentRule?: string;
 }
 
 /** Actions every content type offers. */
@@ -72,7 +74,11 @@ const oneType = {
   'exam:settings:read': { level: 'view' },
   'exam:settings:update': { level: 'modify', doing: 'change its settings' },
   // freeze_round and archive: "managers only", the holders of admin on the exam.
-  'exam:settings:manage': { level: 'admin', doing: 'change its round freezing and archiving' },
+  'exam:settings:manage': {
+    level: 'admin',
+    doing: 'change its round freezing and archiving',
+    argumentRule: 'only managers of the exam (admin permission on it) may change it',
+  },
   'exam:fields:read': { level: 'view' },
   'exam:fields:update': { level: 'modify', doing: 'change its user data fields' },
   'exam:certificate:read': { level: 'view' },

@@ -97,6 +97,12 @@ export async function allowedWhere(ctx: PolicyContext, action: Action): Promise<
 /** The refusal of `action`, for a service that checked several pieces at once with allowedWhere(). */
 export const denied = (action: Action): PermissionError => refusal(action, needOf(action));
 
+/** The refusal of `action` asked for by an argument (403 PERMISSION_DENIED naming it). */
+export function deniedArgument(action: Action, argument: string): ArgumentError {
+  const need = needOf(action);
+  return new ArgumentError(argument, need.argumentRule ?? `needs ${need.level} permission`, 'PERMISSION_DENIED');
+}
+
 /**
  * Content of a type may be put in an organization where the caller may change such content
  * without owning it (content level modify or more, organization managers, instance
