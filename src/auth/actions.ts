@@ -133,12 +133,16 @@ export const allActions = (types: readonly ContentType[]): Action[] => [
 // Actions no level on content decides: who the caller is does.
 
 /**
- * Who may: those a filter of the service admits, which asks it and throws refused() (`filtered`); instance administrators (`administrator`); the owner of the thing or an administrator
- * (`owner`); an organization's managers, that is its owner, its admins and instance administrators
- * (`manager`); its members and managers (`member`); those who manage its members, managers and
- * supervisors (`member-manager`); its reporters, managers and department leaders (`reporter-or-leader`); who reviews
- * a member's requirements, an educator of the to-do or a member manager or department leader who
- * sees the member (`reviewer`), or that and the member itself (`reviewer-or-self`).
+ * Who may:
+ * - `filtered`: those a filter of the service admits; the service asks it and throws refused();
+ * - `administrator`: instance administrators;
+ * - `owner`: the owner of the thing, or an administrator;
+ * - `manager`: an organization's managers (its owner, its admins, instance administrators);
+ * - `member`: its members and managers;
+ * - `member-manager`: those who manage its members (managers and supervisors);
+ * - `reporter-or-leader`: its reporters and managers, and department leaders;
+ * - `reviewer`: who reviews a member's requirements (an educator of the to-do, or a member
+ *   manager or department leader who sees the member); `reviewer-or-self`: that or the member.
  */
 export type Role = 'filtered' | 'administrator' | 'owner' | 'manager' | 'member' | 'member-manager' | 'reporter-or-leader' | 'reviewer' | 'reviewer-or-self';
 
@@ -164,10 +168,6 @@ const byRole = {
   'grading-preset:use': { who: 'filtered', refusal: 'You may not use this grading preset: only global presets, your own and those of your organizations' },
   'grading-preset:update': { who: 'owner', refusal: 'Only its owner may modify a grading preset' },
   'grading-preset:delete': { who: 'owner', refusal: 'Only its owner may remove a grading preset' },
-  /** A skill belongs to the user who created it. */
-  'skill:read': { who: 'owner' },
-  /** An integration's keys and list: its owner's. */
-  'integration:list': { who: 'owner' },
   // Moving content to another organization: explicit, so that granted permissions never extend to it.
   'integration:organization:update': { who: 'owner', refusal: 'Only the owner of the integration or an administrator may change its organization' },
   'quiz:organization:update': { who: 'owner', refusal: 'Only the owner of the Quiz set or an administrator may change its organization' },
