@@ -1,7 +1,7 @@
 /**
  * The error catalogue: every code the service answers with (REST `Service-API-Error-Code` and the
- * body's `error.code`, GraphQL `extensions.code`), its HTTP status and meaning. The documents leave
- * the catalogue "not shown"; this is the service's own.
+ * body's `error.code`, GraphQL `extensions.code`), its HTTP status and meaning. The contract
+ * names the error headers but lists no codes; this catalogue is the service's own.
  *
  * test/http/error-catalogue.test.ts scans the source: a code thrown anywhere must be listed here,
  * and every code listed here must be thrown somewhere, so the list cannot drift. The OpenAPI

@@ -5,7 +5,7 @@ import { expectError } from '../helpers/organizations.ts';
 import { seedClassCast } from '../helpers/class-seed.ts';
 
 /**
- * The Classes endpoints of Document A through HTTP: the documented output fields with their JSON
+ * The Classes endpoints of the contract through HTTP: the documented output fields with their JSON
  * types, who may see and manage what, membership writes (update not duplicate, expiry, active,
  * notify through the outbox), and that a refused call writes nothing.
  */

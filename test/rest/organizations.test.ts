@@ -3,7 +3,7 @@ import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/a
 import { addMembers, createDepartment, createOrganization, expectError, levels, ok, people, refused } from '../helpers/organizations.ts';
 
 /**
- * The organization and membership endpoints of Document A through HTTP: organization,
+ * The organization and membership endpoints of the contract through HTTP: organization,
  * organizations, organization:members, organizations:members and user:organizations.
  */
 

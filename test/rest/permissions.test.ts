@@ -6,7 +6,7 @@ import { levelsOf, type Level } from '../../src/auth/permissions.ts';
 import { newId } from '../../src/ids.ts';
 
 /**
- * GET / POST / DELETE `<prefix>:permission` and POST `<prefix>:transfer` of Document A for the ten
+ * GET / POST / DELETE `<prefix>:permission` and POST `<prefix>:transfer` of the contract for the ten
  * content types: the exact output records, where an effective level comes from (ownership, rules,
  * organization membership, instance administration), who may check, grant, revoke and transfer,
  * and that a refused call writes nothing.

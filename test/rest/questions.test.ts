@@ -6,7 +6,7 @@ import { checkAnswer, type Response } from '../../src/services/questions/answer-
 import { toCheckable } from '../../src/services/questions/checkable.ts';
 
 /**
- * The Questions endpoints of Document B through HTTP: create-or-update by external id in a folder
+ * The Questions endpoints of the contract through HTTP: create-or-update by external id in a folder
  * or a Quiz set (also under concurrent identical calls), the validation of every documented field
  * (403 naming it, nothing written), who sees and changes what, external ids, export links, and
  * that what storage accepted is what the answer checker scores.

@@ -6,7 +6,7 @@ import { createApiIntegration } from '../../src/services/bootstrap/bootstrap.ser
 import { taggableTypes, type TaggableType } from '../../src/services/content/content-types.ts';
 
 /**
- * The Tags endpoints of Document A through HTTP: `tags`, `tag`, and `<type>:tags` / `<type>:tag`
+ * The Tags endpoints of the contract through HTTP: `tags`, `tag`, and `<type>:tags` / `<type>:tag`
  * for each of the nine taggable types. Documented output fields with their JSON types, paging
  * defaults, the permission rules (view on content and tag to read, modify on content and view on
  * the tag to attach or detach), idempotent attaching, and that a refused call writes nothing.

@@ -4,7 +4,7 @@ import { expectError, refusedUnchanged } from '../helpers/expect.ts';
 import { newExam } from '../helpers/exam-seed.ts';
 
 /**
- * The Users endpoints of Document A, through HTTP: every documented rule, the exact output
+ * The Users endpoints of the contract, through HTTP: every documented rule, the exact output
  * fields with native JSON types, and that a refused write leaves the database as it was.
  */
 
