@@ -5,9 +5,8 @@ import { codesWithStatus, errorCatalogueMarkdown } from '../error-codes.ts';
 
 /**
  * The OpenAPI 3.1 description of the REST/RPC contract at /api/openapi.json, generated from the
- * operation catalogue (rest/operations.ts) and, where they say more, the services' zod schemas
- * (rest/argument-details.ts). Nothing here is written per operation: an operation added to the
- * catalogue appears by itself.
+ * operation table (rest/operations.ts), whose arguments come from the zod schemas the services
+ * parse. Nothing here is written per operation: an operation added to the table appears by itself.
  */
 
 const STATUS_TEXT: Record<number, string> = {
@@ -43,10 +42,10 @@ function errorStatuses(operation: Operation, implemented: boolean): number[] {
 }
 
 function describe(operation: Operation, implemented: boolean): string {
-  const lines = [`Document ${operation.document}, section "${operation.section}".`];
+  const lines = [operation.prose ?? `One of the "${operation.section}" operations.`];
   if (!implemented) lines.push('**Not implemented yet**: answers 501.');
-  if (operation.notShown?.length) lines.push(`The documents leave its ${operation.notShown.join(' and ')} "not shown".`);
-  if (!operation.output) lines.push('The documents list no output for it.');
+  if (operation.notShown?.length) lines.push(`The contract does not define its ${operation.notShown.join(' or its ')}.`);
+  if (!operation.output) lines.push('The contract lists no output for it.');
   const custom = operation.arguments.find(isCustomFieldPattern);
   if (custom && operation.method === 'GET') lines.push(`\`${custom.name}\`: ${custom.note ?? 'one argument per custom field'}.`);
   return lines.join('\n\n');
@@ -60,7 +59,7 @@ function operationObject(operation: Operation): JsonSchema {
   if (operation.method === 'GET') {
     for (const argument of operation.arguments) {
       if (isCustomFieldPattern(argument)) continue;
-      const schema = argumentSchema(argument, operation);
+      const schema = argumentSchema(argument);
       const { description, ...rest } = schema;
       parameters.push({ name: argument.name, in: 'query', required: argument.required, schema: rest, ...(description ? { description } : {}) });
     }

@@ -37,7 +37,8 @@ function annotations(operation: Operation): Tool['annotations'] {
 function describe(operation: Operation): string {
   const output = operation.output?.map((f) => f.name).join(', ');
   return [
-    `${operation.method} ${operation.endpoint} of the REST/RPC contract (Document ${operation.document}, ${operation.section}).`,
+    `${operation.method} ${operation.endpoint} of the REST/RPC contract (${operation.section}).`,
+    ...(operation.prose ? [operation.prose] : []),
     output ? `Returns: ${output}.` : 'The contract lists no output fields.',
     'Errors come back as a result with isError, holding the status, code and message.',
   ].join(' ');

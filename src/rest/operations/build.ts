@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { contractArguments } from './from-zod.ts';
 import type { Area, Argument, HttpMethod, Operation, OutputField, OutputType, ValueType } from './types.ts';
 
 type Extra = Partial<Omit<Argument, 'name' | 'required' | 'type'>>;
@@ -105,15 +107,24 @@ export function op(
   where: { document: 'A' | 'B'; section: string; area: Area },
   endpoint: string,
   methods: HttpMethod | readonly HttpMethod[],
-  shape: { args?: readonly Argument[]; output?: string | readonly OutputField[]; notShown?: Operation['notShown']; addition?: true } = {},
+  shape: {
+    /** The schema the service parses; the arguments are read from it. */
+    input?: z.ZodObject;
+    /** Arguments written here: only for an operation whose service parses no schema of its own. */
+    args?: readonly Argument[];
+    output?: string | readonly OutputField[];
+    notShown?: Operation['notShown'];
+    addition?: true;
+  } = {},
 ): Operation[] {
-  const args = Object.freeze((shape.args ?? []).map(freezeArgument));
+  const args = Object.freeze((shape.input ? contractArguments(shape.input) : (shape.args ?? [])).map(freezeArgument));
   const output = typeof shape.output === 'string' ? out(shape.output) : shape.output;
   return (typeof methods === 'string' ? [methods] : methods).map((method) =>
     Object.freeze({
       method,
       endpoint,
       ...where,
+      ...(shape.input ? { input: shape.input } : {}),
       arguments: args,
       ...(output ? { output } : {}),
       ...(shape.notShown ? { notShown: Object.freeze([...shape.notShown]) } : {}),

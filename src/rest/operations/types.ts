@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { WireType } from '../../services/contract-meta.ts';
+
 /**
  * The shape of the operation catalogue. Everything is plain, frozen data taken from the two
  * contract documents, so that the router, the tests and generated descriptions (OpenAPI, tools)
@@ -13,7 +16,7 @@ export type Area = 'foundation' | 'organizations' | 'permissions' | 'quiz' | 'ex
  * another `separator`) or a JSON array, `json` is JSON text (string[json]) or a native JSON value,
  * `hash` a JSON object, `file` a multipart file part or `<filename>=<base64 or URL>` text.
  */
-export type ValueType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'list' | 'hash' | 'json' | 'file';
+export type ValueType = WireType;
 
 /** Text formats the documents name: string[email], string[phone], string[url], identification strings. */
 export type TextFormat = 'email' | 'phone' | 'url' | 'code';
@@ -28,6 +31,8 @@ export interface Argument {
   /** Text: length; integer and number: value; list: item count. */
   min?: number;
   max?: number;
+  /** A regular expression the text must match (from the service's schema). */
+  pattern?: string;
   /** The documented values, when the argument takes one of a fixed set. */
   values?: readonly string[];
   default?: string | number | boolean;
@@ -66,8 +71,15 @@ export interface Operation {
   section: string;
   /** the issue area that implements it */
   area: Area;
-  /** Arguments besides the credentials and `version` (see COMMON_ARGUMENTS), in document order. */
+  /**
+   * The zod schema the service parses the call's arguments with (or one built from the schemas it
+   * parses): the one source of the arguments below, of OpenAPI and of the MCP tool's input.
+   */
+  input?: z.ZodObject;
+  /** Arguments besides the credentials and `version` (see COMMON_ARGUMENTS): from `input` where it is set. */
   arguments: readonly Argument[];
+  /** What the operation does, in words, for OpenAPI and MCP; absent: they describe it from its shape alone. */
+  prose?: string;
   /** Top-level response fields; absent where the documents define none ("Where no output is listed"). */
   output?: readonly OutputField[];
   /** What the documents leave "not shown" for this operation. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contract } from '../contract-meta.ts';
 import { bool, code, datetime, float, int, oneOf, text } from '../validation.ts';
 import { MAX_SECONDS } from '../quizzes/quizzes.schemas.ts';
 import { viewResultsKinds } from './settings.model.ts';
@@ -47,4 +48,4 @@ export const updateSettings = z.object({
 export type SettingsChange = Omit<z.output<typeof updateSettings>, 'exam'>;
 
 /** PUT and PATCH `exam:settings`. */
-export const copySettings = z.object({ exam: code(), source: code(), keepCertificateSettings: bool().default(false) });
+export const copySettings = z.object({ exam: contract(code(), { description: 'target' }), source: contract(code(), { description: 'must differ from target' }), keepCertificateSettings: bool().default(false) });

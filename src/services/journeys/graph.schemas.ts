@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { contract } from '../contract-meta.ts';
 import { bool, code, json, oneOf } from '../validation.ts';
 
 /** GET `exam:journey:graph`. */
 export const graphRef = z.object({
-  exam: code(),
-  graph: oneOf(['draft', 'published']).default('draft'),
+  exam: contract(code(), { description: 'starting exam' }),
+  graph: contract(oneOf(['draft', 'published']).default('draft'), { description: 'published only once published' }),
 });
 
 /**
