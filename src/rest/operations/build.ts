@@ -109,7 +109,7 @@ export function op(
   methods: HttpMethod | readonly HttpMethod[],
   shape: {
     /** The schema the service parses; the arguments are read from it. */
-    input?: z.ZodObject;
+    input?: z.ZodType;
     /** Arguments written here: only for an operation whose service parses no schema of its own. */
     args?: readonly Argument[];
     output?: string | readonly OutputField[];

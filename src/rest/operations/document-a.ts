@@ -7,6 +7,7 @@ import * as competencyIn from '../../services/competencies/competencies.schemas.
 import * as integrationIn from '../../services/integrations/integrations.schemas.ts';
 import * as orgIn from '../../services/organizations/organizations.schemas.ts';
 import { paging } from '../../services/paging.ts';
+import * as permissionIn from '../../services/permissions/permissions.schemas.ts';
 import * as tagIn from '../../services/tags/tags.schemas.ts';
 import * as userIn from '../../services/users/users.schemas.ts';
 import * as webhookIn from '../../services/webhooks/webhooks.schemas.ts';
@@ -227,26 +228,22 @@ export const documentA: readonly Operation[] = [
   }),
 
   ...PERMISSION_PREFIXES.flatMap((prefix) => {
-    const args = [req(code(prefix)), req(code('user')), req(oneOf('permission', contentTypeEntry(prefix).levels))];
+    const input = permissionIn.permissionInput(prefix, prefix);
     return [
-      ...op(permissions, `${prefix}:permission`, 'GET', { args, output: `user, ${CONTENT}, status{permission:boolean, rule:boolean}` }),
-      ...op(permissions, `${prefix}:permission`, ['POST', 'DELETE'], { args, output: `user, ${CONTENT}, success:boolean` }),
-      ...op(permissions, `${prefix}:transfer`, 'POST', { args: [req(code(prefix)), req(code('user'))], output: `user, ${CONTENT}, success:boolean` }),
+      ...op(permissions, `${prefix}:permission`, 'GET', { input, output: `user, ${CONTENT}, status{permission:boolean, rule:boolean}` }),
+      ...op(permissions, `${prefix}:permission`, ['POST', 'DELETE'], { input, output: `user, ${CONTENT}, success:boolean` }),
+      ...op(permissions, `${prefix}:transfer`, 'POST', { input: permissionIn.transferInput(prefix), output: `user, ${CONTENT}, success:boolean` }),
     ];
   }),
 
   ...op(tags, 'tags', 'GET', { input: paging, output: 'tags[tag, id:string/null, title]' }),
   ...op(tags, 'tag', 'GET', { input: tagIn.tagRef, output: 'tag, id:string/null, title, color, icon?' }),
   ...TAGGABLE_TYPES.flatMap((type) => {
-    const args = [req(code(type)), req(code('tag'))];
+    const input = tagIn.contentTag(type);
     return [
-      ...op(tags, `${type}:tags`, 'GET', {
-        args: [req(code(type, { note: 'not shown in the document; the service takes the content parameter' }))],
-        output: 'tags[tag, title]',
-        notShown: ['input'],
-      }),
-      ...op(tags, `${type}:tag`, 'GET', { args, output: `tag, ${CONTENT}, status:boolean` }),
-      ...op(tags, `${type}:tag`, ['POST', 'DELETE'], { args, output: `tag, ${CONTENT}, success:boolean` }),
+      ...op(tags, `${type}:tags`, 'GET', { input: tagIn.contentRef(type), output: 'tags[tag, title]', notShown: ['input'] }),
+      ...op(tags, `${type}:tag`, 'GET', { input, output: `tag, ${CONTENT}, status:boolean` }),
+      ...op(tags, `${type}:tag`, ['POST', 'DELETE'], { input, output: `tag, ${CONTENT}, success:boolean` }),
     ];
   }),
 ];

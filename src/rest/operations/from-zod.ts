@@ -140,9 +140,17 @@ function withMeta(schema: z.ZodType, shape: Shape): Shape {
 /** Required: the service refuses the call without it (a default or an optional makes it optional). */
 const isRequired = (schema: z.ZodType) => !schema.safeParse(undefined).success;
 
+/** The object a schema parses its input with: itself, or the first step of a pipe (an object reshaped afterwards). */
+export function inputObject(schema: z.ZodType): z.ZodObject {
+  const def = schema._zod.def as unknown as { type: string; in?: z.ZodType };
+  if (def.type === 'object') return schema as z.ZodObject;
+  if (def.type === 'pipe' && def.in) return inputObject(def.in);
+  throw new Error(`an operation's input must be a zod object, not ${def.type}`);
+}
+
 /** The arguments of a zod object, in its field order; `customFields` stands for `custom_{field}`. */
-export function contractArguments(schema: z.ZodObject): Argument[] {
-  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([key, field]) => {
+export function contractArguments(schema: z.ZodType): Argument[] {
+  return Object.entries(inputObject(schema).shape as Record<string, z.ZodType>).map(([key, field]) => {
     const shape = shapeOf(field);
     const name = key === 'customFields' ? 'custom_{field}' : toContractName(key);
     const type = key === 'customFields' ? 'string' : (shape.type ?? 'json');

@@ -75,7 +75,7 @@ export interface Operation {
    * The zod schema the service parses the call's arguments with (or one built from the schemas it
    * parses): the one source of the arguments below, of OpenAPI and of the MCP tool's input.
    */
-  input?: z.ZodObject;
+  input?: z.ZodType;
   /** Arguments besides the credentials and `version` (see COMMON_ARGUMENTS): from `input` where it is set. */
   arguments: readonly Argument[];
   /** What the operation does, in words, for OpenAPI and MCP; absent: they describe it from its shape alone. */
