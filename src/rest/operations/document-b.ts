@@ -4,6 +4,8 @@ import * as examIn from '../../services/exams/exams.schemas.ts';
 import * as gradingIn from '../../services/grading/grading.schemas.ts';
 import * as graphIn from '../../services/journeys/graph.schemas.ts';
 import { paging } from '../../services/paging.ts';
+import * as journeyUsers from '../../services/journeys/journey-users.service.ts';
+import * as publish from '../../services/journeys/publish.service.ts';
 import * as playIn from '../../services/plays/plays.schemas.ts';
 import * as questionIn from '../../services/questions/questions.schemas.ts';
 import * as quizIn from '../../services/quizzes/quizzes.schemas.ts';
@@ -244,7 +246,7 @@ export const documentBAdditions: readonly Operation[] = [
     addition: true,
   }),
   ...op(journeys, 'exam:journey', 'GET', {
-    args: [req(code('exam', { note: 'starting exam' }))],
+    input: journeyUsers.journeySummaryInput,
     output: [
       'exam, journey, title:string/null, active:boolean, version:integer, published:datetime/null',
       'users[total:integer, active:integer, waiting:integer, error:integer, completed:integer, stopped:integer]',
@@ -253,7 +255,7 @@ export const documentBAdditions: readonly Operation[] = [
     addition: true,
   }),
   ...op(journeys, 'exam:journey:user', 'GET', {
-    args: [req(code('exam', { note: 'starting exam' })), req(code('user'))],
+    input: journeyUsers.journeyUserInput,
     output: [
       'exam, journey:string/null, user, status:string/null, outcome?:string/null, error?, run:integer, step:hash/null, wait_until?:datetime',
       'time_start:datetime, time_end:datetime/null, steps_completed:integer, steps_total:integer, steps_remaining:integer/null, flags?:hash',
@@ -330,12 +332,7 @@ export const documentB: readonly Operation[] = [
     output: `${JOURNEY_DRAFT}, ignored?:string[]`,
   }),
   ...op(journeys, 'exam:journey:publish', 'POST', {
-    args: [
-      req(code('exam')),
-      either('remap', ['hash', 'json'], {
-        note: "keyed by removed node key; value is an existing draft node key, or empty text to stop those users' journeys",
-      }),
-    ],
+    input: publish.publishInput,
     output: `exam, journey, active:boolean, version:integer, published:datetime, unchanged?:boolean, remapped?:hash, ${ISSUES}, warning?`,
   }),
 
