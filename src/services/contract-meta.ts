@@ -14,6 +14,11 @@ export interface WireMeta {
   format?: 'email' | 'phone' | 'url' | 'code';
   /** Separator of a list sent as text (comma unless said otherwise). */
   separator?: ',' | '&&&';
+  /** Limits the service checks after parsing (text: length; numbers: value; lists: item count). */
+  min?: number;
+  max?: number;
+  /** Required although the schema lets it be absent: the service refuses its absence itself (a file read after parsing). */
+  required?: true;
   /** The default the contract states where the schema leaves the value unset instead. */
   default?: string | number | boolean;
 }

@@ -283,12 +283,7 @@ export const documentB: readonly Operation[] = [
   ...op(exams, 'exam:skills', 'GET', { input: examIn.examRef, output: `exam, ${SKILLS}` }),
   ...op(exams, 'exam:branding', 'GET', { input: examIn.examRef, output: 'exam, enabled:boolean, type?, color?' }),
   ...op(exams, 'exam:branding', 'POST', {
-    args: [
-      req(code('exam')),
-      oneOf('type', ['foreground', 'background'], { default: 'foreground', note: 'foreground: image used as logo; background: image used as cover' }),
-      req(file('image', { note: 'base64-encoded image or URL; PNG, JPEG or WebP' })),
-      req(oneOf('color', COLORS)),
-    ],
+    input: examIn.setBranding,
   }),
   ...op(exams, 'exam:branding', 'DELETE', { input: examIn.examRef }),
   ...op(exams, 'exam:users', 'GET', { input: examIn.examRef, output: 'users[user, name]' }),
@@ -299,7 +294,7 @@ export const documentB: readonly Operation[] = [
   ...op(exams, 'exam:status', 'GET', { input: examIn.examRef, notShown: ['output'] }),
 
   ...op(settings, 'exam:settings', 'GET', { input: settingsIn.examRef, output: EXAM_SETTINGS_RECORD }),
-  ...op(settings, 'exam:settings', 'POST', { args: [req(code('exam')), ...EXAM_SETTINGS], output: EXAM_SETTINGS_RECORD }),
+  ...op(settings, 'exam:settings', 'POST', { input: settingsIn.updateSettings, output: EXAM_SETTINGS_RECORD }),
   ...op(settings, 'exam:settings', ['PUT', 'PATCH'], {
     input: settingsIn.copySettings,
     output: 'exam, source',
@@ -323,12 +318,7 @@ export const documentB: readonly Operation[] = [
     output: JOURNEY_DRAFT,
   }),
   ...op(journeys, 'exam:journey:graph', 'PUT', {
-    args: [
-      req(code('exam')),
-      req(either('nodes', ['list', 'json'], { items: 'hash', max: 200, fields: JOURNEY_NODE })),
-      either('settings', ['hash', 'json'], { fields: JOURNEY_SETTINGS, note: 'merged over current settings' }),
-      int('schema', { default: 1 }),
-    ],
+    input: graphIn.saveGraph,
     output: `${JOURNEY_DRAFT}, ignored?:string[]`,
   }),
   ...op(journeys, 'exam:journey:publish', 'POST', {

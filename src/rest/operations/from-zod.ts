@@ -131,6 +131,8 @@ function withMeta(schema: z.ZodType, shape: Shape): Shape {
   if (meta?.type) result.type = meta.type;
   if (meta?.format) result.format = meta.format;
   if (meta?.separator) result.separator = meta.separator;
+  if (meta?.min !== undefined) result.min = meta.min;
+  if (meta?.max !== undefined) result.max = meta.max;
   if (meta?.default !== undefined) result.default = meta.default;
   if (description !== undefined) result.note = description;
   if (meta?.type === 'date' || meta?.type === 'datetime') delete result.pattern;
@@ -138,7 +140,7 @@ function withMeta(schema: z.ZodType, shape: Shape): Shape {
 }
 
 /** Required: the service refuses the call without it (a default or an optional makes it optional). */
-const isRequired = (schema: z.ZodType) => !schema.safeParse(undefined).success;
+const isRequired = (schema: z.ZodType) => wire.get(schema)?.required === true || !schema.safeParse(undefined).success;
 
 /** The object a schema parses its input with: itself, or the first step of a pipe (an object reshaped afterwards). */
 export function inputObject(schema: z.ZodType): z.ZodObject {

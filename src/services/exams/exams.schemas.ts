@@ -58,8 +58,8 @@ export const updateExamWithSwitch = updateExam.extend({ enabled: bool().optional
 
 export const setBranding = z.object({
   exam: code(),
-  type: oneOf(brandingTypes).default('foreground'),
-  image: z.unknown(),
+  type: contract(oneOf(brandingTypes).default('foreground'), { description: 'foreground: image used as logo; background: image used as cover' }),
+  image: contract(z.unknown(), { type: 'file', required: true, description: 'base64-encoded image or URL; PNG, JPEG or WebP' }),
   color: oneOf(brandingColors),
 });
 
