@@ -28,13 +28,6 @@ export const codes = (name: string, extra: Extra = {}) => list(name, { format: '
 export const either = (name: string, types: readonly ValueType[], extra: Extra = {}): Argument => ({ name, required: false, type: types, ...extra });
 export const req = (argument: Argument): Argument => ({ ...argument, required: true });
 
-/** The paging parameters L of Document A. */
-export const PAGING: readonly Argument[] = [
-  text('search', { note: 'optional filter' }),
-  int('limit', { default: 16 }),
-  int('page', { default: 1, note: 'not used in search mode' }),
-];
-
 /**
  * Output fields in the documents' own notation, so each entry reads like its document line:
  * `users[user, name]` is a list of hashes, `content{type, code, id}` a hash, `description?` a field

@@ -1,7 +1,7 @@
-import type { Argument, Operation } from './types.ts';
-import { contentTypeEntry, permissionTypes, taggableTypes } from '../../services/content/content-types.ts';
+import type { Operation } from './types.ts';
+import { permissionTypes, taggableTypes } from '../../services/content/content-types.ts';
 import { levels } from '../../auth/levels.ts';
-import { PAGING, bool, code, codes, date, datetime, either, email, int, json, oneOf, op, phone, req, text, url } from './build.ts';
+import { op } from './build.ts';
 import * as classIn from '../../services/classes/classes.schemas.ts';
 import * as competencyIn from '../../services/competencies/competencies.schemas.ts';
 import * as integrationIn from '../../services/integrations/integrations.schemas.ts';
@@ -50,43 +50,6 @@ const REQUIREMENT = [
   'todo?{type, attachments:boolean, educators?[user, name], fields?:string[]}',
 ].join(', ');
 const CONTENT = 'content{type, code, id:string/null}';
-
-const expires = either('expires', ['integer', 'datetime'], { note: 'days, or the moment the membership expires' });
-const notify = bool('notify', { default: false, note: 'notify by email or SMS' });
-const ORG_ROLES = ['member', 'teacher', 'reporter', 'supervisor', 'admin'];
-const CONTENT_LEVELS = ['none', ...PERMISSION_LEVELS];
-const MEMBER_SCOPES = ['none', 'department', 'organization'];
-const permissionArgs = (defaults: boolean): Argument[] => [
-  oneOf('permission_organization', ORG_ROLES, defaults ? { default: 'member' } : {}),
-  oneOf('permission_content', CONTENT_LEVELS, defaults ? { default: 'none' } : {}),
-  oneOf('permission_members', MEMBER_SCOPES, defaults ? { default: 'none' } : {}),
-];
-const membershipArgs = (departmentNote: string): Argument[] => [
-  text('department', { note: departmentNote }),
-  ...permissionArgs(true),
-  notify,
-];
-const customFields = text('custom_{field}', { note: 'one argument per custom field configured on the instance' });
-const firstLast = [req(text('first_name', { min: 1, max: 64 })), req(text('last_name', { min: 1, max: 64 }))];
-const fullDisplay = [text('full_name', { min: 1, max: 255 }), text('display_name', { min: 1, max: 255 })];
-
-const webhookArgs: Argument[] = [
-  req(code('organization')),
-  req(text('title')),
-  req(oneOf('trigger_event', ['exam-play-result', 'quiz-play-result', 'journey-completed', 'api'])),
-  req(url('endpoint', { note: 'destination of notifications' })),
-  oneOf('method', ['POST', 'GET'], { default: 'POST' }),
-  oneOf('authentication', ['none', 'key'], { default: 'none' }),
-  oneOf('authentication_send', ['header', 'bearer', 'data'], { default: 'data' }),
-  text('authentication_send_header', { note: 'header name; required when authentication is key and authentication_send is header' }),
-  text('authentication_send_data', { note: 'data field name; required when authentication is key and authentication_send is data' }),
-  text('authentication_key', { note: 'secret; required when authentication is key' }),
-  text('authentication_key_custom', {
-    note: 'name of a custom field used as the key; required when authentication is key; mutually exclusive with authentication_key',
-  }),
-  json('extra_data', { note: 'extra data sent with each notification' }),
-  oneOf('retry', ['none', 'error'], { default: 'error' }),
-];
 
 export const documentA: readonly Operation[] = [
   ...op(test, 'test:app', ['GET', 'POST'], { output: 'version, language, app, user, status:boolean' }),

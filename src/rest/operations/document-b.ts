@@ -1,5 +1,5 @@
 import type { Argument, Operation } from './types.ts';
-import { PAGING, bool, code, codes, datetime, either, file, hash, int, list, num, oneOf, op, req, text } from './build.ts';
+import { bool, code, either, file, hash, int, list, num, oneOf, op, req, text } from './build.ts';
 import * as examIn from '../../services/exams/exams.schemas.ts';
 import * as gradingIn from '../../services/grading/grading.schemas.ts';
 import * as graphIn from '../../services/journeys/graph.schemas.ts';
@@ -35,7 +35,6 @@ const presets = { document: 'B', section: 'Grading presets', area: 'quiz' } as c
 const questions = { document: 'B', section: 'Questions', area: 'quiz' } as const;
 
 const organization = (rule: string) => code('organization', { note: rule });
-const COLORS = ['branding', 'red', 'blue', 'yellow', 'green', 'purple', 'gray'];
 
 const EXAM_RECORD = [
   'exam, id:string/null, title, description?, language, quiz, active:boolean',
@@ -43,39 +42,6 @@ const EXAM_RECORD = [
 ].join(', ');
 const SKILLS = 'skills[identifier, title, description?]';
 
-/** Exam settings a POST may change, in the order of the settings table (export_attendance is read only). */
-const EXAM_SETTINGS: Argument[] = [
-  bool('nonblocking', { note: 'always true for homework and survey; cannot be disabled when results exist or tests are paused' }),
-  bool('pausable', { note: 'only for non-blocking exams; always true for homework; cannot be disabled while tests are paused' }),
-  bool('questionless', { note: 'not for survey or championship; frozen while the current round has results' }),
-  either('timelimit', ['integer', 'string'], { default: 'default', note: 'seconds; 0 means no limit; `default` means use the Quiz set setting' }),
-  either('roundtime', ['integer', 'string'], { default: 'default', note: 'seconds, only TURNS Quiz sets; 0 no limit; `default` uses the Quiz set' }),
-  bool('freeze_round', { note: 'managers only' }),
-  bool('archive', { note: 'allows archiving users who have a result; managers only' }),
-  text('grading', { note: 'code of a grading preset, `none`, or `default` (use the Quiz set); not for surveys' }),
-  num('grading_threshold', { min: 0, max: 100, note: 'only for presets with a configurable threshold (type go-nogo-custom)' }),
-  oneOf('view_results', ['after', 'always', 'datetime', 'datetime_blind', 'manual', 'none'], { default: 'after', note: 'not for surveys' }),
-  datetime('view_results_start', { note: 'mandatory with datetime and datetime_blind; between exam start and end' }),
-  text('view_results_identifier', {
-    note: 'label of a unique free-text custom field of the exam; only with datetime and datetime_blind; `none` or empty disables',
-  }),
-  bool('results_page', { note: 'can be disabled only with datetime_blind, manual, none' }),
-  bool('hide_ingame_results'),
-  bool('hide_points', { note: 'always enabled with view_results none' }),
-  bool('hide_grade', { note: 'only together with hide_points; always enabled with none' }),
-  bool('show_in_lasthour', { note: 'only with view_results after' }),
-  oneOf('export_format', ['csv', 'xlsx'], { default: 'xlsx' }),
-  oneOf('export_sort', ['default', 'name'], { default: 'default' }),
-  bool('export_stats', { default: false, note: 'not configurable for surveys' }),
-  bool('export_answers', { default: false, note: 'not for surveys' }),
-  bool('export_points', { default: false, note: 'not for surveys' }),
-  bool('export_suspicion', { default: false, note: 'not for surveys' }),
-  bool('export_finished_only', { default: false, note: 'not for surveys' }),
-  bool('export_custom_fields', { default: true, note: 'not for surveys' }),
-  bool('export_skills', { default: true, note: 'exported only when the Quiz set has skills' }),
-  bool('export_gender', { default: false, note: 'needs special privileges to enable' }),
-  bool('export_journey', { note: 'exported only when the exam starts a journey' }),
-];
 
 const EXAM_SETTINGS_RECORD = [
   'nonblocking:boolean, pausable:boolean, questionless:boolean, timelimit:integer/null, roundtime:integer/null',
@@ -116,23 +82,7 @@ const CUSTOM_FIELD: Argument[] = [
   bool('unique', { default: false, note: 'free text' }),
 ];
 
-const JOURNEY_NODE: Argument[] = [
-  req(text('node', { min: 1, max: 32, note: 'key, unique, letters, digits, - or _' })),
-  req(oneOf('type', ['start', 'exam', 'class', 'quiz', 'condition', 'split', 'notify', 'flag', 'mark', 'wait', 'end'])),
-  text('label', { max: 64 }),
-  hash('position', { note: 'x, y; auto layout when absent' }),
-  hash('config', { note: 'by node type, as the portable journey format describes' }),
-  hash('next', { note: 'maps each output of the node to the key of the next node' }),
-];
 
-const JOURNEY_SETTINGS: Argument[] = [
-  text('title', { max: 255 }),
-  text('description', { max: 1024 }),
-  int('max_visits', { min: 1, max: 50, default: 5 }),
-  bool('restartable'),
-  bool('notify_user'),
-  list('educators', { format: 'code', max: 10, note: 'only the owner and managers of the starting exam' }),
-];
 
 const ISSUES = 'issues?[level, code, node:string/null, output:string/null, message]';
 const JOURNEY_DRAFT = [
@@ -149,12 +99,6 @@ const PLAY = [
 
 const PRESET_SUMMARY = 'preset, title, type, language:string/null, configurable:boolean, certificates:boolean, own:boolean, organization:string/null';
 const PRESET_RECORD = `${PRESET_SUMMARY}, used:boolean, grades[threshold:number, grade, text?], successful_all?:boolean`;
-const PRESET_TYPES = ['custom', 'go-nogo-custom', 'hungarian-school', 'hungarian-university'];
-const GRADES = either('grades', ['list', 'json'], {
-  items: 'hash',
-  fields: [num('threshold', { min: 0, max: 100 }), text('grade'), text('text')],
-  note: "ascending; the first item starts at 0 and its threshold is ignored; grade used only with custom, where each must be unique and non-empty",
-});
 
 const QUIZ_RECORD = 'quiz, id:string/null, title, language, description?, mode, type';
 const QUIZ_SETTINGS_RECORD = 'quiz, shuffle:boolean, timelimit:integer/null, roundtime:integer/null, grading, grading_threshold?:number';

@@ -11,8 +11,6 @@ import type { Argument, ValueType } from './types.ts';
 
 type Shape = Omit<Argument, 'name' | 'required' | 'type'> & { type?: Argument['type'] };
 
-const LEAF = ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'pattern', 'format', 'enum'] as const;
-
 /** zod's JSON Schema of one node (its parsed side); unrepresentable parts are left open. */
 function jsonOf(schema: z.ZodType): Record<string, unknown> {
   try {
