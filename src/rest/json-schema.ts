@@ -139,7 +139,7 @@ function outputType(type: OutputType, field: OutputField): JsonSchema {
   }
 }
 
-/** One output field; a field the documents name without a type is any JSON value. */
+/** One output field; a field the contract names without a type is any JSON value. */
 export function outputFieldSchema(field: OutputField): JsonSchema {
   const types = field.type === undefined ? [] : typeof field.type === 'string' ? [field.type] : field.type;
   const variants = types.map((t) => outputType(t, field));

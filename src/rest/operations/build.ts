@@ -29,7 +29,7 @@ export const either = (name: string, types: readonly ValueType[], extra: Extra =
 export const req = (argument: Argument): Argument => ({ ...argument, required: true });
 
 /**
- * Output fields in the documents' own notation, so each entry reads like its document line:
+ * Output fields in a compact notation, so each entry reads like one line of the contract:
  * `users[user, name]` is a list of hashes, `content{type, code, id}` a hash, `description?` a field
  * present only in some cases, `start:datetime/null` a typed nullable field, `outcomes:string[]` a
  * list of plain values and `url` (as a type) a string[url].

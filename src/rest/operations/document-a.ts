@@ -13,14 +13,14 @@ import * as userIn from '../../services/users/users.schemas.ts';
 import * as webhookIn from '../../services/webhooks/webhooks.schemas.ts';
 
 /**
- * Document A: the general contract, users, classes, organizations, integrations, content
+ * The general contract: users, classes, organizations, integrations, content
  * permissions and tags.
  */
 
 /**
  * Path prefixes of "Content permissions and transfer" and the taggable types of "Tags" come from
  * the content registration (each prefix is also its parameter); the catalogue test holds them to
- * the documents.
+ * the contract.
  */
 export const PERMISSION_PREFIXES = Object.freeze([...permissionTypes]);
 

@@ -12,7 +12,7 @@ import * as quizIn from '../../services/quizzes/quizzes.schemas.ts';
 import * as settingsIn from '../../services/exams/settings.schemas.ts';
 
 /**
- * Document B: exams, exam settings, user data fields, journeys, results and certificates, Quiz
+ * Exams, exam settings, user data fields, journeys, results and certificates, Quiz
  * sets, grading presets and questions.
  *
  * Deliberately absent: nothing. GET/POST `exam:round`, POST `exam:certificates` and GET
@@ -22,7 +22,7 @@ import * as settingsIn from '../../services/exams/settings.schemas.ts';
  * "Certificates" and "Journeys").
  */
 
-/** Named by Document B with methods, but their contract is not shown; the catalogue leaves them out. */
+/** Named by the contract with methods, but not defined there; the table leaves them out. */
 export const NOT_SHOWN_ENDPOINTS = Object.freeze(['exam:journey', 'exam:round', 'exam:certificates'] as const);
 
 const exams = { document: 'B', section: 'Exams', area: 'exams' } as const;
@@ -172,7 +172,7 @@ const QUESTION_FIELDS: Argument[] = [
   text('solution_penalty', { note: 'form `<MODE>:<percent>`; shown in sample usages' }),
 ];
 
-/** Operations this service adds to Document B where it names an endpoint without its contract. */
+/** Operations this service adds where the contract names an endpoint without defining it. */
 export const documentBAdditions: readonly Operation[] = [
   ...op(exams, 'exam:round', 'GET', {
     input: examIn.examRef,
