@@ -18,9 +18,14 @@
  * acknowledged answer stored, every play finished with the points its answers earn. Then one
  * examinee more plays alone, and the SQL statements of each of its mutations are printed.
  * Peak RSS is that of this process (service and generator together), sampled every 100 ms.
+ *
+ * BENCH_PROFILE=start (or answer, finish) writes a CPU profile of the service's thread during that
+ * phase alone to .scratch/ (read it with bench/profile-summary.ts).
  */
 import './production.ts';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { sha256 } from '../src/auth/secrets.ts';
@@ -82,12 +87,31 @@ const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { regist
   eval: true,
   workerData: { base: service.base, authorization: service.authorization },
 });
-const run = (phase: Phase) =>
+const drive = (phase: Phase) =>
   new Promise<PhaseResult>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.postMessage(phase);
   });
+
+/** Drives a phase; with BENCH_PROFILE naming it, under the V8 profiler of this (the service's) thread. */
+async function run(phase: Phase): Promise<PhaseResult> {
+  if (process.env.BENCH_PROFILE !== phase.kind) return drive(phase);
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await drive(phase);
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync('.scratch', { recursive: true });
+    const file = `.scratch/exam-day-${phase.kind}-${service.database}.cpuprofile`;
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`CPU profile of the ${phase.kind} phase: ${file}`);
+    session.disconnect();
+  }
+}
 
 const meBefore = await run({ kind: 'me', seconds: ME_SECONDS, inFlight: IN_FLIGHT });
 load.push(loadavg()[0]!);

@@ -1,7 +1,7 @@
 /**
  * A load test, not part of the test suite: 200 connections of mixed REST and GraphQL traffic
  * against the service behind its own node:http server (src/http/server.ts, the limits of main.ts)
- * on 127.0.0.1, for a few seconds. It reports latency percentiles, errors and timeouts; the README
+ * on 127.0.0.1, for a few seconds. It reports latency percentiles, errors and timeouts; bench/README.md
  * ("Load test") records a run.
  *
  *   npx tsx bench/load.ts

@@ -12,6 +12,7 @@ import type { Notifier } from './services/notifications/notifications.service.ts
 import type { LiveResults } from './services/plays/live-results.ts';
 import type { ExamStarts } from './services/plays/exam-starts.ts';
 import type { AnswerWriter, PlayClaimer } from './services/plays/player-statements.ts';
+import type { PlayFinisher } from './services/plays/plays.service.ts';
 import type { RateLimitState } from './errors.ts';
 
 /** Long-lived dependencies shared by every request: built once in main.ts (or by a test). */
@@ -29,6 +30,8 @@ export interface Platform {
   answers: AnswerWriter;
   /** Starts the player's plays, many users' in one statement when they arrive together. */
   claims: PlayClaimer;
+  /** Finishes the player's plays, those that arrive together in one transaction. */
+  finishes: PlayFinisher;
   /** Finished plays as they happen, for GraphQL subscriptions (across instances with Redis). */
   live: LiveResults;
 }

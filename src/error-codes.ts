@@ -5,7 +5,7 @@
  *
  * test/http/error-catalogue.test.ts scans the source: a code thrown anywhere must be listed here,
  * and every code listed here must be thrown somewhere, so the list cannot drift. The OpenAPI
- * description (and so /api/docs) and the README table are rendered from it.
+ * description (and so /api/docs) renders it as a table.
  */
 export interface ErrorCode {
   code: string;
@@ -112,7 +112,7 @@ export const ERROR_CODES: readonly ErrorCode[] = Object.freeze([
 /** The codes that come with a status. */
 export const codesWithStatus = (status: number): ErrorCode[] => ERROR_CODES.filter((e) => e.statuses.includes(status));
 
-/** The catalogue as a Markdown table (the README and the reference page show it). */
+/** The catalogue as a Markdown table (the reference page shows it). */
 export function errorCatalogueMarkdown(): string {
   const rows = ERROR_CODES.map((e) => `| \`${e.code}\` | ${e.statuses.join(', ')} | ${e.meaning}${e.only ? ` (${e.only} only)` : ''} |`);
   return ['| Code | Status | Meaning |', '|---|---|---|', ...rows].join('\n');

@@ -10,14 +10,14 @@ import { CredentialCache } from './auth/credential-cache.ts';
 import { LiveResults } from './services/plays/live-results.ts';
 import { ExamStarts } from './services/plays/exam-starts.ts';
 import { answerWriter, playClaimer } from './services/plays/player-statements.ts';
-import { finishOverduePlay } from './services/plays/plays.service.ts';
+import { finishOverduePlay, playFinisher } from './services/plays/plays.service.ts';
 import { assumeTokenLoader } from './auth/assume-tokens.ts';
 
 /** Wires the long-lived dependencies every request shares. Email goes out by SMTP when SMTP_URL is set. */
 export function createPlatform(deps: { config: Config; db: Db; log: Logger; secretKey: Buffer; transport?: Transport }): Platform {
   // Group commits in progress at once: the embedded database has one connection; PostgreSQL's pool of 10 keeps room for other calls.
   const batches = deps.config.database.kind === 'pglite' ? 1 : 4;
-  return {
+  const platform: Platform = {
     config: deps.config,
     db: deps.db,
     log: deps.log,
@@ -26,6 +26,7 @@ export function createPlatform(deps: { config: Config; db: Db; log: Logger; secr
     examStarts: new ExamStarts(deps.config.PLAYER_CACHE_TTL_MS),
     answers: answerWriter(deps.db, batches),
     claims: playClaimer(deps.db, batches, finishOverduePlay),
+    finishes: playFinisher(() => platform, batches),
     settings: new InstanceSettings(deps.db, { maintenance: deps.config.MAINTENANCE }),
     notifier: new Notifier(
       deps.db,
@@ -34,4 +35,5 @@ export function createPlatform(deps: { config: Config; db: Db; log: Logger; secr
     ),
     live: new LiveResults({ redisUrl: deps.config.REDIS_URL, log: deps.log }),
   };
+  return platform;
 }

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -17,6 +17,34 @@ function problemsOf(env: Record<string, string>): string[] {
   }
   throw new Error('the configuration was accepted');
 }
+
+describe("the README's configuration table", () => {
+  /** Variable -> its Default cell, from the rows of the table (a row may name several variables). */
+  const rows = new Map<string, string>();
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const table = /\n## Configuration\n[\s\S]*?\n\| Variable \| Default \| Meaning \|\n\|---\|---\|---\|\n((?:\|.*\n)+)/.exec(readme)?.[1] ?? '';
+  for (const row of table.trim().split('\n')) {
+    const [names, value] = row.split(' | ');
+    for (const m of names!.matchAll(/`([A-Z0-9_]+)`/g)) {
+      expect(rows.has(m[1]!), `${m[1]} listed twice`).toBe(false);
+      rows.set(m[1]!, value!);
+    }
+  }
+
+  it('lists every variable the configuration reads, and no other', () => {
+    expect([...rows.keys()].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  it('gives each variable the default the configuration applies', () => {
+    const defaults = loadConfig({}) as unknown as Record<string, unknown>;
+    for (const name of CONFIG_VARIABLES) {
+      const value = defaults[name];
+      // A variable without a default is unset, or derived from others (the cell says from what).
+      if (value === undefined) expect(rows.get(name), name).not.toMatch(/^`[^`<]*`$/);
+      else expect(rows.get(name), name).toBe(`\`${String(value)}\``);
+    }
+  });
+});
 
 describe('loadConfig', () => {
   it('has documented defaults', () => {

@@ -4,7 +4,17 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-/** Memberships to add or update, with the rules of POST organization:members, in several organizations at once. */
+/**
+ * Memberships to add or update, with the rules of POST organization:members, in several organizations at once.
+ *
+ * Rules, as for REST `POST organizations:members` (arguments in camelCase here):
+ *
+ * A membership POST states the whole membership: the department (none when absent or empty) and the levels. A member of a department has that department's levels; otherwise `permission_organization` (default member), `permission_content` (default none) and `permission_members` (default none) apply. Existing memberships are updated, never duplicated. Here `department` may come with `permission_` arguments: an organization without that department uses the `permission_` arguments.
+ *
+ * Managers (instance administrators, the owner, `admin`-role members) and supervisors write memberships; a supervisor never gives levels above its own and cannot change a member whose levels are above its own. Users the caller may not read, and members it does not see, are unknown (403 `NOT_FOUND` naming `users`), and nothing changes.
+ *
+ * `notify=true` writes one message per added or updated member to the outbox: email, or SMS when the user has only a phone.
+ */
 export type AddOrganizationMembersInput = {
   /** A department (name, external id or identification string) of every organization; its members take its levels. Not with `permission`. */
   department?: string | null | undefined;
@@ -110,7 +120,15 @@ export type CreateContentInput = {
   title: string;
 };
 
-/** A new department (managers only); the rules of POST organization:department. */
+/**
+ * A new department (managers only); the rules of POST organization:department.
+ *
+ * Rules, as for REST `POST organization:department` (arguments in camelCase here):
+ *
+ * `title` (1-255) and the external `id` (up to 64) are unique in the organization (`TITLE_TAKEN`, `ID_TAKEN`). `parent` (name or external id) places it below another department; default the root level. Levels default to member/none/none. `leaders`: at most 5 users, each a member (`NOT_A_MEMBER`).
+ *
+ * Only managers change departments.
+ */
 export type CreateDepartmentInput = {
   /** External identifier, 0-64 characters. */
   externalId?: string | null | undefined;
@@ -125,7 +143,15 @@ export type CreateDepartmentInput = {
   title: string;
 };
 
-/** A new exam owned by the caller (POST exam). */
+/**
+ * A new exam owned by the caller (POST exam).
+ *
+ * Rules, as for REST `POST exam` (arguments in camelCase here):
+ *
+ * The exam runs one Quiz set the caller may view (`quiz`). `title`, `quiz`, `start` and `end` (datetimes, UTC, `start` < `end`) are required. Defaults: `language` the Quiz set's, `type` `exam` (`championship`, `homework`: can be paused and continued in the period, `survey`: no grading). The caller owns it. `organization` must be one the owner owns or administers; a plain member's exams always go to its organization.
+ *
+ * `copy_settings` names an exam the caller may view (otherwise 403 `NOT_FOUND` naming `copy_settings`); its settings are copied in the same transaction, as PUT `exam:settings` copies them, and its certificate settings only with `keep_certificate_settings=true`.
+ */
 export type CreateExamInput = {
   /** An exam the caller may view whose settings it takes. */
   copySettings?: string | number | null | undefined;
@@ -163,7 +189,15 @@ export type CreateGradingPresetInput = {
   type: string;
 };
 
-/** A new integration; the same rules as POST integration. */
+/**
+ * A new integration; the same rules as POST integration.
+ *
+ * Rules, as for REST `POST integration` (arguments in camelCase here):
+ *
+ * `type` is `api` (default) or an LMS type; LMS integrations need `lti` (`1.0`, `1.1`, `1.0/1.1`, stored and shown as `1.0/1.1`, or `1.3`) and `platform` (the LMS address), which are refused for API integrations (`ARGUMENT_CONFLICT`).
+ *
+ * `organization` must be one the owner owns or administers; a plain member of an organization who administers none always gets that organization.
+ */
 export type CreateIntegrationInput = {
   description?: string | null | undefined;
   /** Required for LMS integrations: 1.0, 1.1, 1.0/1.1 (all recorded as 1.0/1.1) or 1.3. */
@@ -185,7 +219,13 @@ export type CreateLibraryDocumentInput = {
   title: string;
 };
 
-/** A new organization, owned by the caller; the rules of POST organization. */
+/**
+ * A new organization, owned by the caller; the rules of POST organization.
+ *
+ * Rules, as for REST `POST organization` (arguments in camelCase here):
+ *
+ * The caller becomes the owner. `title` is required; `description`, `website`, `email`, `phone` and `custom_{field}` (fields configured on the instance) are optional. `domain` (a host name without `www.`) needs the `privileged_fields` feature. An external `id` may be given.
+ */
 export type CreateOrganizationInput = {
   /** Values of custom fields configured for organizations. */
   customFields?: Record<string, unknown> | null | undefined;
@@ -284,7 +324,19 @@ export type CreateTagInput = {
   title: string;
 };
 
-/** A new user account; the same rules and defaults as POST user. */
+/**
+ * A new user account; the same rules and defaults as POST user.
+ *
+ * Rules, as for REST `POST user` (arguments in camelCase here):
+ *
+ * Creates a user managed by the user the call acts as. Required: `username` (4-64 characters, unique, case-sensitive; letters, digits and `. _ @ + -`), `first_name`, `last_name` (1-64) and `email`. Names are trimmed before their length is checked.
+ *
+ * Defaults: a random password when `password` is absent; `language` (an active language) and `timezone` (an IANA name) of the user the call acts as; `exam` false (true: an account that may log in only to reach exams); `color` default; no template. `custom_{field}` sets a custom field configured on the instance (`UNKNOWN_FIELD` otherwise).
+ *
+ * `notify=true` writes one email to the outbox with the username and a single-use login link valid for 7 days, never the password.
+ *
+ * A username in use answers 403 `USERNAME_TAKEN`.
+ */
 export type CreateUserInput = {
   birthdate?: string | null | undefined;
   color?: UserColor | null | undefined;
@@ -317,7 +369,17 @@ export type CreateUserInput = {
   username: string;
 };
 
-/** A new webhook; the same rules as POST organization:webhook. */
+/**
+ * A new webhook; the same rules as POST organization:webhook.
+ *
+ * Rules, as for REST `POST organization:webhook` (arguments in camelCase here):
+ *
+ * `trigger_event`: `exam-play-result`, `quiz-play-result`, `journey-completed` or `api` (sent by POST `organization:webhook:trigger`). `method` POST (default: a JSON body) or GET (each top-level field as a query parameter). `retry` `error` (default: retried with backoff) or `none`.
+ *
+ * Authentication: `none` (default) or `key`. With `key`, give `authentication_key` or `authentication_key_custom` (a custom field whose value for the user is the key; not both) and choose how it travels: `authentication_send` `data` (default; the field `authentication_send_data`), `header` (the header `authentication_send_header`) or `bearer`. A field that does not apply to the chosen mode is refused (`ARGUMENT_CONFLICT`). `extra_data` is a JSON object added to every payload. Keys are encrypted at rest.
+ *
+ * The endpoint is checked without DNS: an address in a non-public range or an obviously local name is refused (`ENDPOINT_NOT_ALLOWED`, unless `WEBHOOK_ALLOW_PRIVATE=true`); names under `.invalid` are `ENDPOINT_UNRESOLVABLE`.
+ */
 export type CreateWebhookInput = {
   /** none (default) or key. */
   authentication?: string | null | undefined;
@@ -578,7 +640,15 @@ export type UpdateContentInput = {
   title?: string | null | undefined;
 };
 
-/** Changes to a department (managers only); the rules of PATCH organization:department. */
+/**
+ * Changes to a department (managers only); the rules of PATCH organization:department.
+ *
+ * Rules, as for REST `PATCH organization:department` (arguments in camelCase here):
+ *
+ * Only given fields change. Empty `id` removes the external id; empty `parent` moves it to the root; a parent that is the department or below it is refused (`DEPARTMENT_CYCLE`). `leaders` replaces the leaders (empty removes all; at most 5, members).
+ *
+ * Changed levels are applied to the department's members in the same transaction.
+ */
 export type UpdateDepartmentInput = {
   /** Name, external id or identification string. */
   department: string;
@@ -595,7 +665,17 @@ export type UpdateDepartmentInput = {
   title?: string | null | undefined;
 };
 
-/** Changes to an exam (PATCH exam, modify permission): only given fields change; null or empty removes externalId, description, organization and deadline. */
+/**
+ * Changes to an exam (PATCH exam, modify permission): only given fields change; null or empty removes externalId, description, organization and deadline.
+ *
+ * Rules, as for REST `PATCH exam` (arguments in camelCase here):
+ *
+ * Only given fields change; needs modify. `id` empty removes the external id; `organization` (only the owner or an administrator) `none` or empty takes it out of its organization.
+ *
+ * Period: `start` < `end`, and `deadline` within [`start`, `end`] (`none` or empty removes it); a change that breaks this is refused naming the bound that was changed. `start` is frozen once the exam has any result (403 `START_FROZEN`; sending the same `start` again is fine).
+ *
+ * `description` keeps basic HTML (paragraphs, line breaks, emphasis, lists, headings, quotes, code, links with http, https or mailto); scripts and styles go with their content, event handlers and `javascript:` links are dropped; empty (also after cleaning) removes it.
+ */
 export type UpdateExamInput = {
   /** Within the exam period. */
   deadline?: string | null | undefined;

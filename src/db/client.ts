@@ -22,6 +22,16 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The embedded database's directory is held by another living process (a running service). */
+export class DatabaseInUseError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
+    super(`The database in ${dir} is in use by process ${pid}; stop it first or choose another DATA_DIR`);
+  }
+}
+
 /** Directories this process holds: a lock file with our own pid is stale only if we do not. */
 const lockedHere = new Set<string>();
 
@@ -42,7 +52,7 @@ function lockDataDir(dir: string): () => void {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const pid = Number(readFileSync(lockPath, 'utf8'));
     if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new Error(`The database in ${dir} is in use by process ${pid}; stop it first or choose another DATA_DIR`);
+      throw new DatabaseInUseError(dir, pid);
     }
     // A stale lock from a process that died: take it over.
     unlinkSync(lockPath);

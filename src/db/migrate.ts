@@ -8,7 +8,7 @@
 // bookkeeping (checksums, failed-migration rows with logs, refusal to continue after a failure,
 // edited-migration detection) and, on PostgreSQL, the same advisory lock, so two instances starting
 // together do not apply a migration twice.
-import { existsSync } from 'node:fs';
+import { projectRoot } from '../project-root.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
@@ -16,19 +16,8 @@ import { migrationNames, pendingOf, pgliteMigrationState, postgresMigrationState
 
 export type MigrateTarget = { kind: 'pglite'; pglite: PGlite } | { kind: 'postgres'; url: string };
 
-/**
- * prisma/migrations of the project this code belongs to, found from this file upwards (the nearest
- * folder with a package.json), so neither the working directory nor where the code runs from
- * (src/db/ under tsx, dist/ once built) matters.
- */
+/** prisma/migrations of the project this code belongs to (found as projectRoot says). */
 export const MIGRATIONS_DIR = path.join(projectRoot(path.dirname(fileURLToPath(import.meta.url))), 'prisma', 'migrations');
-
-function projectRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return from;
-  }
-}
 
 export interface MigrateOptions {
   /** Called before each migration is applied (1-based `index` of `total` pending). */

@@ -2,16 +2,20 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { openApiJson } from './openapi.ts';
+import { guideMarkdown } from './guide.ts';
 import type { AssetResponse } from './asset.ts';
 
 /**
  * The reference page at /api/docs: Swagger UI (swagger-ui-dist, served from the installed package,
  * no CDN) over /api/openapi.json. Swagger UI's validator badge would send the description's address
- * to an outside validator: it is switched off.
+ * to an outside validator: it is switched off. The guide for operators and integrators (guide.md)
+ * is part of the description, and served alone as Markdown.
  */
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PATH = '/api/docs';
+/** The guide (guide.md) as Markdown; the reference page shows it too, in the description. */
+export const GUIDE_PATH = '/api/docs/guide';
 const ASSET_PREFIX = '/api/docs/assets/';
 
 const swaggerDir = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -63,6 +67,9 @@ export async function describePage(method: string, path: string): Promise<AssetR
   }
   if (path === DOCS_PATH || path === `${DOCS_PATH}/`) {
     return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: PAGE };
+  }
+  if (path === GUIDE_PATH) {
+    return { status: 200, headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }, body: guideMarkdown() };
   }
   if (!path.startsWith(ASSET_PREFIX)) return undefined;
   const name = path.slice(ASSET_PREFIX.length);

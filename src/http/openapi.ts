@@ -1,13 +1,19 @@
 import { COMMON_ARGUMENTS, NOT_SHOWN_ENDPOINTS, operations, type Operation } from '../rest/operations.ts';
 import { routes } from '../rest/routes.ts';
 import { argumentSchema, argumentsSchema, isCustomFieldPattern, operationId, outputObject, type JsonSchema } from '../rest/json-schema.ts';
-import { codesWithStatus, errorCatalogueMarkdown } from '../error-codes.ts';
+import { ERROR_CODES, codesWithStatus, errorCatalogueMarkdown } from '../error-codes.ts';
+import { introductions, proseOf } from '../rest/operations/prose/index.ts';
+import { curlExample } from './curl-example.ts';
+import { guideMarkdown } from './guide.ts';
 
 /**
  * The OpenAPI 3.1 description of the REST/RPC contract at /api/openapi.json, generated from the
  * operation table (rest/operations.ts), whose arguments come from the zod schemas the services
  * parse. Nothing here is written per operation: an operation added to the table appears by itself.
  */
+
+/** Every code a REST call can answer with, so a generated example is a real code. */
+const REST_CODES = ERROR_CODES.filter((e) => e.only !== 'GraphQL' && e.only !== 'pages').map((e) => e.code);
 
 const STATUS_TEXT: Record<number, string> = {
   401: 'Missing or invalid credentials, or an invalid assume token.',
@@ -20,8 +26,13 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Maintenance; retry after Retry-After seconds.',
 };
 
+/** The code a refusal of this status shows as its example: the catalogue's most common one, not an invented string. */
+const EXAMPLE_CODE: Record<number, string> = { 401: 'INVALID_CREDENTIALS', 403: 'NOT_FOUND', 406: 'FEATURE_DISABLED', 501: 'NOT_IMPLEMENTED', 503: 'MAINTENANCE' };
+
 const errorResponse = (status: number): JsonSchema => {
   const codes = codesWithStatus(status).filter((e) => e.only !== 'GraphQL' && e.only !== 'pages');
+  const example = codes.find((e) => e.code === EXAMPLE_CODE[status]) ?? codes[0]!;
+  const message = example.meaning;
   return {
     description: `${STATUS_TEXT[status]} Codes: ${codes.map((e) => e.code).join(', ')}.`,
     headers: {
@@ -29,7 +40,12 @@ const errorResponse = (status: number): JsonSchema => {
       'Service-API-Error-Code': { $ref: '#/components/headers/ServiceApiErrorCode' },
       ...(status === 429 || status === 503 ? { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds' } } : {}),
     },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        example: { error: { status, code: example.code, message } },
+      },
+    },
   };
 };
 
@@ -42,18 +58,26 @@ function errorStatuses(operation: Operation, implemented: boolean): number[] {
 }
 
 function describe(operation: Operation, implemented: boolean): string {
-  const lines = [operation.prose ?? `One of the "${operation.section}" operations.`];
+  const prose = proseOf(operation);
+  const lines = prose ? [prose.description] : [];
   if (!implemented) lines.push('**Not implemented yet**: answers 501.');
-  if (operation.notShown?.length) lines.push(`The contract does not define its ${operation.notShown.join(' or its ')}.`);
-  if (!operation.output) lines.push('The contract lists no output for it.');
+  if (operation.notShown?.length) lines.push(`The contract does not define its ${operation.notShown.join(' or ')}; this service's answer is described here.`);
+  if (!operation.output) lines.push('The contract defines no output fields for it.');
   const custom = operation.arguments.find(isCustomFieldPattern);
   if (custom && operation.method === 'GET') lines.push(`\`${custom.name}\`: ${custom.note ?? 'one argument per custom field'}.`);
+  if (prose?.notes) lines.push(prose.notes);
+  if (prose) lines.push(`**Example**\n\n\`\`\`sh\n${curlExample(operation.method, operation.endpoint, prose.example)}\n\`\`\``);
   return lines.join('\n\n');
 }
+
+/** A form carries text: lists and objects of an example travel as JSON text, which the contract accepts. */
+const formExample = (example: Readonly<Record<string, unknown>>) =>
+  Object.fromEntries(Object.entries(example).map(([name, value]) => [name, value !== null && typeof value === 'object' ? JSON.stringify(value) : value]));
 
 /** GET takes its arguments from the query string; the other methods from the body (and the query string too). */
 function operationObject(operation: Operation): JsonSchema {
   const implemented = routes[`${operation.method} ${operation.endpoint}`] !== undefined;
+  const example = proseOf(operation)?.example ?? {};
   const assume = COMMON_ARGUMENTS.find((a) => a.name === 'assume')!;
   const parameters: JsonSchema[] = [];
   if (operation.method === 'GET') {
@@ -61,7 +85,14 @@ function operationObject(operation: Operation): JsonSchema {
       if (isCustomFieldPattern(argument)) continue;
       const schema = argumentSchema(argument);
       const { description, ...rest } = schema;
-      parameters.push({ name: argument.name, in: 'query', required: argument.required, schema: rest, ...(description ? { description } : {}) });
+      parameters.push({
+        name: argument.name,
+        in: 'query',
+        required: argument.required,
+        schema: rest,
+        ...(description ? { description } : {}),
+        ...(argument.name in example ? { example: example[argument.name] } : {}),
+      });
     }
   }
   parameters.push({ name: 'assume', in: 'query', required: false, schema: { type: 'string' }, description: assume.note });
@@ -77,7 +108,7 @@ function operationObject(operation: Operation): JsonSchema {
   for (const status of errorStatuses(operation, implemented)) responses[status] = { $ref: `#/components/responses/Error${status}` };
   return {
     operationId: operationId(operation),
-    summary: `${operation.method} ${operation.endpoint}`,
+    summary: proseOf(operation)?.summary ?? `${operation.method} ${operation.endpoint}`,
     description: describe(operation, implemented),
     tags: [operation.section],
     parameters,
@@ -87,8 +118,9 @@ function operationObject(operation: Operation): JsonSchema {
           requestBody: {
             required: operation.arguments.some((a) => a.required),
             content: {
-              'application/x-www-form-urlencoded': { schema: body },
-              'application/json': { schema: body },
+              // JSON first: the reference page opens a request body on its first type, and shows its example.
+              'application/json': { schema: body, example },
+              'application/x-www-form-urlencoded': { schema: body, example: formExample(example) },
               ...(hasFile ? { 'multipart/form-data': { schema: body } } : {}),
             },
           },
@@ -118,6 +150,12 @@ form, or a JSON object (and from the query string as well). Form values are text
 text or JSON arrays. The version is chosen by the path (\`/api/v1/...\`, or \`/api/...\` for the default);
 1 is the only version.
 
+## Answers
+
+Output is JSON with the field names of the contract. Writes for which the contract defines no output answer
+the identification strings involved and \`"success": true\`. Each area below opens with the rules its
+operations share; each operation says what it does, its rules and defaults, and shows an example call.
+
 ## Errors
 
 A refused call answers with a status, the headers \`Service-API-Error\` (message) and
@@ -140,10 +178,11 @@ export function buildOpenApi(): JsonSchema {
     info: {
       title: 'Learning platform REST/RPC API',
       version: '1',
-      description: INTRODUCTION,
+      // The guide follows the introduction: Swagger UI shows both above the operations.
+      description: `${INTRODUCTION}\n\n${guideMarkdown()}`,
     },
     servers: [{ url: '/api/v1', description: 'this service, version 1' }],
-    tags: sections.map((name) => ({ name })),
+    tags: sections.map((name) => ({ name, ...(introductions[name] ? { description: introductions[name] } : {}) })),
     security: [{ bearer: [] }, { appHeader: [], secretHeader: [] }, { appArgument: [], secretArgument: [] }],
     paths,
     components: {
@@ -156,7 +195,7 @@ export function buildOpenApi(): JsonSchema {
       },
       headers: {
         ServiceApiError: { description: 'What went wrong', schema: { type: 'string' } },
-        ServiceApiErrorCode: { description: 'The error code (see the catalogue)', schema: { type: 'string', pattern: '^[A-Z0-9_]+$' } },
+        ServiceApiErrorCode: { description: 'The error code (see the catalogue)', schema: { type: 'string', pattern: '^[A-Z0-9_]+$' }, example: 'NOT_FOUND' },
         RequestId: { description: 'The request id (also in the logs)', schema: { type: 'string' } },
       },
       schemas: {
@@ -169,7 +208,7 @@ export function buildOpenApi(): JsonSchema {
               required: ['status', 'code', 'message'],
               properties: {
                 status: { type: 'integer' },
-                code: { type: 'string', pattern: '^[A-Z0-9_]+$' },
+                code: { type: 'string', pattern: '^[A-Z0-9_]+$', enum: REST_CODES, examples: ['NOT_FOUND'] },
                 message: { type: 'string' },
                 argument: { type: 'string', description: 'the argument at fault' },
                 issues: {

@@ -192,3 +192,36 @@ export async function queueStats(db: Db): Promise<{ total: TaskStats; tasks: Rec
   }
   return { total, tasks };
 }
+
+export const JOB_STATUSES = ['pending', 'running', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export interface JobFilter {
+  status?: JobStatus;
+  task?: string;
+  limit: number;
+}
+
+/** The jobs table for an operator: the oldest-due first (failed ones by when they failed). */
+export async function listJobs(db: Db, filter: JobFilter) {
+  return db.job.findMany({
+    where: { status: filter.status, task: filter.task },
+    orderBy: [{ runAt: 'asc' }, { id: 'asc' }],
+    take: filter.limit,
+    select: { id: true, task: true, status: true, attempts: true, runAt: true, failedAt: true, lastError: true, createdAt: true },
+  });
+}
+
+/**
+ * A failed job back to pending, due now, with its attempts counted afresh (its task's retry
+ * policy applies again); its last error stays until the next attempt replaces it. One
+ * conditional statement: a job that is not failed (or not there) is left as it is, and the answer
+ * says which.
+ */
+export async function retryFailedJob(db: Db, id: string): Promise<'retried' | 'not failed' | 'unknown'> {
+  // Due by the database's clock, the one the workers claim by.
+  const count = await db.$executeRaw`
+    UPDATE "Job" SET "status" = 'pending', "runAt" = now(), "attempts" = 0, "failedAt" = NULL WHERE "id" = ${id} AND "status" = 'failed'`;
+  if (count === 1) return 'retried';
+  return (await db.job.findUnique({ where: { id }, select: { id: true } })) ? 'not failed' : 'unknown';
+}

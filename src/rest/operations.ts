@@ -1,16 +1,16 @@
 /**
  * The operation table: every REST/RPC operation (method + endpoint path) of the contract, with
- * its input (the zod schema its service parses, from which its arguments are read), output
- * fields and prose (see operations/types.ts).
+ * its input (the zod schema its service parses, from which its arguments are read) and output
+ * fields (see operations/types.ts); its prose is in operations/prose/.
  *
  * The router uses it to tell an unknown endpoint (400) from a method the endpoint does not
  * support (405), the input checks and tests sweep its arguments, and descriptions of the
  * contract (OpenAPI, MCP tools) are generated from it. Each issue area implements its own slice.
  *
  * Deliberately absent:
- * - GET `exam:journey`: the contract names it, but does not define it. GET/POST `exam:round` and POST `exam:certificates`,
- *   named the same way, are in `additions`: designed by this service (README, "Exams" and
- *   "Certificates").
+ * - GET `exam:journey`: the contract names it, but does not define it. GET/POST `exam:round` and
+ *   POST `exam:certificates`, named the same way, are in `additions`: designed by this service
+ *   and described in their prose in the reference (/api/docs).
  * - the journey user-state record: its path and method are not shown.
  * - metrics endpoints (the contract does not define them).
  */
@@ -42,20 +42,11 @@ export const COMMON_ARGUMENTS: readonly Argument[] = Object.freeze(
 
 const key = (method: string, endpoint: string): string => `${method.toUpperCase()} ${endpoint}`;
 
-/**
- * What each operation does, in words, keyed 'METHOD endpoint': read by OpenAPI and the MCP tools
- * (an operation without an entry is described from its group and shape alone).
- */
-const PROSE: Readonly<Record<string, string>> = {};
-
-const withProse = (list: readonly Operation[]): readonly Operation[] =>
-  Object.freeze(list.map((o) => (PROSE[key(o.method, o.endpoint)] ? Object.freeze({ ...o, prose: PROSE[key(o.method, o.endpoint)] }) : o)));
-
 /** Every operation the contract defines (194), in its order. */
-export const documentedOperations: readonly Operation[] = withProse([...documentA, ...documentB]);
+export const documentedOperations: readonly Operation[] = Object.freeze([...documentA, ...documentB]);
 
 /** Operations this service adds where the contract names an endpoint but does not define it (marked `addition`). */
-export const additions: readonly Operation[] = withProse([...documentBAdditions]);
+export const additions: readonly Operation[] = Object.freeze([...documentBAdditions]);
 
 /** What the router serves: the documented operations and the additions. */
 export const operations: readonly Operation[] = Object.freeze([...documentedOperations, ...additions]);

@@ -6,56 +6,27 @@
 //                                       diff (an in-memory PGlite is the database: no server needed)
 //   tsx src/scripts/migrate.ts status        compare the migrations folder with the database
 //   tsx src/scripts/migrate.ts diff          print SQL the migrations lack versus schema.prisma; exit 1 if any
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../db/client.ts';
 import { MIGRATIONS_DIR, migrate, type MigrateTarget } from '../db/migrate.ts';
-import { migrationNames, postgresMigrationState } from '../db/migration-state.ts';
-import {
-  createMigration,
-  freshPGlite,
-  migrationStatus,
-  pgliteMigrationFactory,
-  postgresMigrationFactory,
-  schemaDrift,
-} from '../db/schema-engine.ts';
+import { labelOf, migrationReport, type StatusTarget } from '../db/migration-report.ts';
+import { createMigration, freshPGlite, pgliteMigrationFactory, schemaDrift } from '../db/schema-engine.ts';
 
 const SCHEMA_PATH = path.resolve(MIGRATIONS_DIR, '../schema.prisma');
 
-/** DATABASE_URL when it is a PostgreSQL URL, otherwise the embedded database on disk. */
-async function openTarget(): Promise<{ target: MigrateTarget; label: string; close(): Promise<void> }> {
+/** The configured database: DATABASE_URL when it is a PostgreSQL URL, otherwise the embedded one on disk. */
+function configuredTarget(): StatusTarget {
   const url = process.env.DATABASE_URL ?? '';
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    return { target: { kind: 'postgres', url }, label: redact(url), close: async () => {} };
-  }
+  return /^postgres(ql)?:\/\//.test(url) ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: path.resolve(process.env.DATA_DIR || './data') };
+}
+
+async function openTarget(): Promise<{ target: MigrateTarget; label: string; close(): Promise<void> }> {
+  const target = configuredTarget();
+  if (target.kind === 'postgres') return { target, label: labelOf(target), close: async () => {} };
   // openDatabase takes the data directory's lock file: PGlite is single-process, so migrating
   // while the service has ${DATA_DIR}/db open would lose writes. It opens ${DATA_DIR}/db.
-  const dataDir = path.resolve(process.env.DATA_DIR || './data');
-  const database = await openDatabase({ kind: 'pglite', dataDir });
-  return {
-    target: { kind: 'pglite', pglite: database.pglite! },
-    label: `PGlite ${path.join(dataDir, 'db')}`,
-    close: () => database.close(),
-  };
-}
-
-/**
- * A description of the configured database when it does not exist yet (an embedded data directory
- * never initialised, a PostgreSQL schema without `_prisma_migrations`); undefined when it does.
- */
-async function absentDatabase(): Promise<string | undefined> {
-  const url = process.env.DATABASE_URL ?? '';
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    return (await postgresMigrationState(url)).initialised ? undefined : `${redact(url)} (no _prisma_migrations table)`;
-  }
-  const dir = path.join(path.resolve(process.env.DATA_DIR || './data'), 'db');
-  return existsSync(path.join(dir, 'PG_VERSION')) ? undefined : `PGlite ${dir} (does not exist)`;
-}
-
-function redact(url: string) {
-  const u = new URL(url);
-  if (u.password) u.password = '***';
-  return u.toString();
+  const database = await openDatabase(target);
+  return { target: { kind: 'pglite', pglite: database.pglite! }, label: labelOf(target), close: () => database.close() };
 }
 
 async function main(command: string | undefined, args: string[]): Promise<number> {
@@ -95,36 +66,9 @@ async function main(command: string | undefined, args: string[]): Promise<number
       }
     }
     case 'status': {
-      const absent = await absentDatabase();
-      if (absent) {
-        // Reported without creating anything: status only reads.
-        const names = await migrationNames(MIGRATIONS_DIR);
-        console.log(`Database: ${absent}`);
-        for (const n of names) console.log(`  pending:  ${n}`);
-        console.log(`No migration applied yet (${names.length} pending); the service applies them at start, or run \`npm run migrate\`.`);
-        return 1;
-      }
-      const db = await openTarget();
-      try {
-        const adapterFactory =
-          db.target.kind === 'pglite' ? pgliteMigrationFactory(db.target.pglite) : postgresMigrationFactory(db.target.url);
-        const s = await migrationStatus({ adapterFactory, migrationsDir: MIGRATIONS_DIR });
-        console.log(`Database: ${db.label}`);
-        for (const n of s.failedMigrationNames) console.log(`  failed:   ${n}`);
-        for (const n of s.editedMigrationNames) console.log(`  edited after it was applied: ${n}`);
-        const h = s.history;
-        if (h?.diagnostic === 'databaseIsBehind' || h?.diagnostic === 'historiesDiverge') {
-          for (const n of h.unappliedMigrationNames) console.log(`  pending:  ${n}`);
-        }
-        if (h?.diagnostic === 'migrationsDirectoryIsBehind' || h?.diagnostic === 'historiesDiverge') {
-          for (const n of h.unpersistedMigrationNames) console.log(`  applied but missing from the folder: ${n}`);
-        }
-        const clean = !h && !s.failedMigrationNames.length && !s.editedMigrationNames.length;
-        console.log(clean ? 'Database schema is up to date.' : 'Database is not in sync with prisma/migrations.');
-        return clean ? 0 : 1;
-      } finally {
-        await db.close();
-      }
+      const report = await migrationReport(configuredTarget());
+      for (const line of report.lines) console.log(line);
+      return report.upToDate ? 0 : 1;
     }
     case 'diff': {
       const sql = await schemaDrift({ migrationsDir: MIGRATIONS_DIR, schemaPath: SCHEMA_PATH });

@@ -187,8 +187,22 @@ describe.skipIf(!RUN)('GraphiQL on a closed network', () => {
     expect(await operation.locator('.opblock-summary-path').innerText()).toBe('/user');
     await expect.poll(() => operation.innerText(), { timeout: 30_000 }).toContain('first_name');
     expect(await operation.innerText()).toContain('MISSING_ARGUMENT');
+    // The operation's own prose, its example and a curl line to paste; the area's introduction above.
+    expect(await operation.locator('.opblock-summary-description').innerText()).toBe('Create a user');
+    const shown = await words(operation);
+    expect(shown).toContain('writes one email to the outbox with the username and a single-use login link valid for 7 days, never the password');
+    expect(shown).toContain(`curl -X POST -H "Authorization: Bearer $APP:$SECRET" -H 'Content-Type: application/json' -d '{"username":"jane.smith"`);
+    expect(shown).toContain('"email": "jane.smith@example.com"');
+    // The refusal's example is a code of the catalogue with its meaning, not a generated string.
+    expect(shown).toContain('"code": "NOT_FOUND"');
+    expect(shown).toContain('An argument names nothing the caller may see');
+    expect(await words(page.locator('#operations-tag-Users').locator('xpath=..'))).toContain('A user manages the users it created');
     expect(await words(page.locator('.information-container'))).toContain('Authorization: Bearer <base64(app:secret)>');
-    expect(await page.locator('.information-container table').innerText()).toContain('MISSING_CREDENTIALS');
+    // The error catalogue is the first table of the description; the guide's tables follow it.
+    const tables = page.locator('.information-container table');
+    expect(await tables.first().innerText()).toContain('MISSING_CREDENTIALS');
+    expect(await words(page.locator('.information-container h1', { hasText: 'Guide' }))).toBe('Guide');
+    expect(await tables.filter({ hasText: 'RateLimit-Policy' }).count()).toBe(1);
     await page.close();
     expect(outside).toEqual([]);
   });

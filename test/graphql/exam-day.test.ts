@@ -125,9 +125,10 @@ describe('the statements of the player', () => {
       const { count, statements, result } = await countStatements(t, () => as(e, FINISH, { play }));
       const n = questions.length;
       expect(result.data.finishPlay.result).toEqual({ questionsTotal: n, questionsCorrect: n, pointsTotal: 2 * n, pointsCorrect: 2 * n, valid: true });
-      // The lock, the answers, their points, the totals, the journeys, and BEGIN/COMMIT: the answer
-      // keys come with the exam's starts, and the finished row is the answer.
-      expect(count, statements.join('\n')).toBeLessThanOrEqual(10);
+      // BEGIN, the lock with the answers, the timer, the points, the totals, what follows (journeys,
+      // requirements, webhooks), COMMIT: the answer keys come with the exam's starts, and the
+      // finished row is the answer.
+      expect(count, statements.join('\n')).toBeLessThanOrEqual(7);
       expect(statements.filter((sql) => /FROM "(public"\.")?(Question|Play)"/.test(sql) && !/FOR UPDATE/.test(sql))).toEqual([]);
       return count;
     };
@@ -200,6 +201,24 @@ describe('answers arriving together', () => {
     expect(count, statementsOf.join("\n")).toBeLessThan(crowd.length / 2);
     const stored = await t.db.prisma.playAnswer.findMany({ where: { playId: { in: plays } } });
     expect(stored).toHaveLength(crowd.length);
+  });
+
+  it('finishes arriving together share one transaction: fewer statements than finishes, each with its own result', async () => {
+    const crowd = await Promise.all(Array.from({ length: 12 }, (_, i) => examinee(`finisher${i}`)));
+    const { exam, questions } = await examWith(2, crowd);
+    const plays = await Promise.all(crowd.map(async (e) => (await asOk(e, START, { exam })).startPlay.id as string));
+    // Examinee i answers i % 3 questions right: 0, 1 or 2.
+    for (const [i, e] of crowd.entries()) {
+      for (const [q, question] of questions.entries()) await asOk(e, ANSWER, { input: { play: plays[i], question, response: q < i % 3 ? 'yes' : 'no' } });
+    }
+    const { count, result, statements: statementsOf } = await countStatements(t, () => Promise.all(crowd.map((e, i) => as(e, FINISH, { play: plays[i] }))));
+    expect(result.map((r) => r.data?.finishPlay.result.pointsCorrect)).toEqual(crowd.map((_, i) => 2 * (i % 3)));
+    expect(count, statementsOf.join('\n')).toBeLessThan(crowd.length);
+    const stored = await t.db.prisma.play.findMany({ where: { id: { in: plays } }, select: { status: true, openKey: true } });
+    expect(stored).toEqual(crowd.map(() => ({ status: 'finished', openKey: null })));
+    // A second finish of each, together with one of a play that is not the caller's: refused one by one.
+    const again = await Promise.all([...crowd.map((e, i) => as(e, FINISH, { play: plays[i] })), as(crowd[0]!, FINISH, { play: plays[1] })]);
+    expect(again.map((r) => r.errors?.[0]?.extensions.code)).toEqual([...crowd.map(() => 'PLAY_FINISHED'), 'NOT_FOUND']);
   });
 
   it('one answer the database refuses fails alone; the answers written with it are kept', async () => {

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 /**
  * Abusive operations are refused before anything executes, with a code naming the limit, while
  * the service keeps answering others: each one is sent over a real socket with a /health check
- * beside it. Defaults (README "GraphQL limits"): depth 15, aliases 200, tokens 1500, directives
+ * beside it. Defaults (the guide, "GraphQL limits"): depth 15, aliases 200, tokens 1500, directives
  * 20, cost 50,000.
  */
 let t: TestApp;

@@ -527,7 +527,7 @@ describe('assume tokens', () => {
     const target = await createUser(t.admin, { password: 'target-password' });
     expectCode(await refused(t, AssumeUserDocument, { user: target.user.id }, { as: caller }), 'MISSING_ARGUMENT', 'password');
     expectCode(await refused(t, AssumeUserDocument, { user: target.user.id, password: 'wrong' }, { as: caller }), 'WRONG_PASSWORD', 'password');
-    // An unknown user is answered as one the caller does not manage (README "Enumeration and guessing").
+    // An unknown user is answered as one the caller does not manage (the guide, "Enumeration and guessing").
     expectCode(await refused(t, AssumeUserDocument, { user: 'nobody-at-all' }, { as: caller }), 'MISSING_ARGUMENT', 'password');
     expectCode(await refused(t, AssumeUserDocument, { user: 'nobody-at-all', password: 'wrong' }, { as: caller }), 'WRONG_PASSWORD', 'password');
     const tokens = await t.db.prisma.assumeToken.count({ where: { userId: target.user.id } });

@@ -1,4 +1,4 @@
-// The real service in a child process, started as the README says, for the tests that need a
+// The real service in a child process, started as the README's set-up says, for the tests that need a
 // process of its own (signals, restarts, several instances). Linux only (reads /proc).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

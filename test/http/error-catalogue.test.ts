@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type TestApp } from '../helpers/app.ts';
-import { ERROR_CODES, errorCatalogueMarkdown } from '../../src/error-codes.ts';
+import { ERROR_CODES } from '../../src/error-codes.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -63,13 +63,6 @@ describe('the error catalogue', () => {
       }
     }
     expect(checked).toBeGreaterThan(40);
-  });
-
-  it('is the table of the README, word for word', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const m = /<!-- error-catalogue:start -->\n([\s\S]*?)\n<!-- error-catalogue:end -->/.exec(readme);
-    expect(m, 'README section between the error-catalogue markers').not.toBeNull();
-    expect(m![1]).toBe(errorCatalogueMarkdown());
   });
 });
 

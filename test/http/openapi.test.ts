@@ -1,7 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES } from '../../src/config.ts';
+import { ERROR_CODES } from '../../src/error-codes.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { BASE_URL, createTestApp, type TestApp } from '../helpers/app.ts';
 import { bulletsA, bulletsB } from '../fixtures/contract-documents.ts';
+import { findOperation } from '../../src/rest/operations.ts';
+import { proseOf } from '../../src/rest/operations/prose/index.ts';
 
 let t: TestApp;
 let doc: any;
@@ -37,7 +42,7 @@ describe('GET /api/openapi.json', () => {
       for (const method of bullet.methods.split('/')) {
         const operation = doc.paths[`/${bullet.endpoint}`]?.[method.toLowerCase()];
         expect(operation, `${method} ${bullet.endpoint}`).toBeDefined();
-        expect(operation.summary).toBe(`${method} ${bullet.endpoint}`);
+        expect(operation.summary).toBe(proseOf(findOperation(method, bullet.endpoint)!)!.summary);
         expect(operation.tags).toEqual([bullet.section]);
       }
     }
@@ -60,7 +65,7 @@ describe('GET /api/openapi.json', () => {
 
   it('gives the arguments of other methods as a form or JSON body, with the detail of the service schema', () => {
     const create = doc.paths['/user'].post;
-    expect(Object.keys(create.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
+    expect(Object.keys(create.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
     const body = create.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(['username', 'first_name', 'last_name', 'email']);
     expect(body.properties.username).toMatchObject({ type: 'string', minLength: 4, maxLength: 64 });
@@ -105,6 +110,55 @@ describe('GET /api/openapi.json', () => {
     expect(forbidden.description).toContain('MISSING_ARGUMENT');
     expect(doc.components.responses.Error429.headers).toHaveProperty('Retry-After');
     expect(doc.components.schemas.Error.properties.error.required).toEqual(['status', 'code', 'message']);
+  });
+
+  it('describes each operation in its own words, with an example and a curl line, never pointing elsewhere', () => {
+    const login = doc.paths['/user:login'].post;
+    expect(login.summary).toBe('Create a login link for a user');
+    expect(login.description).toContain('An equal request (same expiry, logins, redirect, exam, template and short) returns the same valid link');
+    expect(login.requestBody.content['application/json'].example).toEqual({ user: 'usr_3k9x0c2m1q7b0a', redirect: '/courses', expires: 7, logins: 3 });
+    expect(login.description).toContain(
+      `curl -X POST -H "Authorization: Bearer $APP:$SECRET" -H 'Content-Type: application/json' -d '{"user":"usr_3k9x0c2m1q7b0a","redirect":"/courses","expires":7,"logins":3}' "$BASE_URL/api/v1/user:login"`,
+    );
+    const users = doc.paths['/users'].get;
+    expect(users.parameters.find((p: any) => p.name === 'search').example).toBe('smith');
+    expect(users.description).toContain('curl -H "Authorization: Bearer $APP:$SECRET" "$BASE_URL/api/v1/users?search=smith&limit=20"');
+    // A nested example travels as JSON text in a form.
+    const graph = doc.paths['/exam:journey:graph'].put.requestBody.content;
+    expect(typeof graph['application/x-www-form-urlencoded'].example.nodes).toBe('string');
+    expect(JSON.parse(graph['application/x-www-form-urlencoded'].example.nodes)).toEqual(graph['application/json'].example.nodes);
+    for (const [path, methods] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(methods)) {
+        const where = `${method} ${path}`;
+        expect(operation.description, where).toMatch(/```sh\ncurl /);
+        expect(operation.description, where).not.toMatch(/Document [AB]|the documents|section "/i);
+      }
+    }
+  });
+
+  it('introduces every area (tag) with the rules of its operations', () => {
+    const tag = (name: string) => doc.tags.find((t: any) => t.name === name);
+    expect(doc.tags.every((t: any) => t.description?.length > 100)).toBe(true);
+    expect(tag('Exams').description).toContain('| 1 | now ≥ `end` (also when switched off, also in review) | EXPIRED |');
+    expect(tag('Organizations').description).toContain('**Per assignment**, the first rule that holds gives its single status');
+    expect(tag('Exam journeys').description).toContain('| `instant-loop` | error |');
+    expect(tag('Exam journeys').description).toContain('| `unreachable` | warning | a node no path from the start reaches (warning) |');
+  });
+
+  it('shows error examples with codes of the catalogue, never an invented string', () => {
+    const catalogue = new Map(ERROR_CODES.map((e) => [e.code, e]));
+    for (const [name, response] of Object.entries<any>(doc.components.responses)) {
+      const status = Number(name.replace('Error', ''));
+      const { error } = response.content['application/json'].example;
+      expect(error.status, name).toBe(status);
+      expect(catalogue.get(error.code)?.statuses, name).toContain(status);
+      expect(error.message, name).toBe(catalogue.get(error.code)!.meaning);
+    }
+    expect(doc.components.responses.Error403.content['application/json'].example.error.code).toBe('NOT_FOUND');
+    const code = doc.components.schemas.Error.properties.error.properties.code;
+    expect(code.enum).toContain('PERMISSION_DENIED');
+    expect(code.enum).not.toContain('LINK_USED'); // a download page's code, not a REST call's
+    expect(doc.components.headers.ServiceApiErrorCode.example).toBe('NOT_FOUND');
   });
 
   it('marks exactly the operations that answer 501 as not implemented', async () => {
@@ -163,5 +217,39 @@ describe('GET /api/docs', () => {
     const start = await (await get('/api/docs/assets/start.js')).text();
     expect(start).toContain("url: '/api/openapi.json'");
     expect(start).toContain('validatorUrl: null');
+  });
+});
+
+describe('the guide', () => {
+  const guideFile = readFileSync(new URL('../../src/http/guide.md', import.meta.url), 'utf8');
+
+  it('is served as Markdown at /api/docs/guide, without credentials', async () => {
+    const r = await get('/api/docs/guide');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    const text = await r.text();
+    expect(text).toBe(guideFile);
+    // What an operator looks for is there.
+    for (const heading of ['## Calling the API', '### Health endpoints', '### Metrics', '### Shutdown', '### Logs', '### GraphQL limits', '### Rate-limit headers', '### CORS and CSRF', '### HTTP limits and timeouts', '### Enumeration and guessing', '### Several instances']) {
+      expect(text).toContain(`\n${heading}\n`);
+    }
+    const head = await get('/api/docs/guide', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+
+  it('is a section of the reference page, after the introduction', () => {
+    const description: string = doc.info.description;
+    expect(description.indexOf('## Credentials')).toBeGreaterThanOrEqual(0);
+    expect(description.indexOf('\n# Guide\n')).toBeGreaterThan(description.indexOf('## Credentials'));
+    expect(description.endsWith(guideFile)).toBe(true);
+  });
+
+  it('names only configuration variables the configuration knows', () => {
+    // Every UPPER_SNAKE name in it is an error code, a configuration variable or NODE_ENV.
+    const known = new Set([...CONFIG_VARIABLES, ...ERROR_CODES.map((e) => e.code), 'NODE_ENV', 'GRAPHQL_PARSE_FAILED']);
+    const named = [...guideFile.matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g)].map((m) => m[1]!);
+    expect(named.filter((n) => CONFIG_VARIABLES.includes(n)).length).toBeGreaterThan(20);
+    expect(named.filter((n) => !known.has(n))).toEqual([]);
   });
 });

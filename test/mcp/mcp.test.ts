@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { TestApp } from '../helpers/app.ts';
+import { bearer, connectMcp, listeningTestApp, resultText as text } from '../helpers/mcp.ts';
 
 let t: TestApp;
 let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await t.app.listen(0, '127.0.0.1');
-});
-afterAll(async () => {
-  await t?.close();
+listeningTestApp((app, url) => {
+  t = app;
+  base = url;
 });
 
-/** A connected SDK client sending `authorization` on every request. */
-async function connect(authorization: string): Promise<Client> {
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization } } });
-  await client.connect(transport);
-  return client;
-}
-
-const bearer = (c: Caller) => `Bearer ${c.app}:${c.secret}`;
-const text = (result: any) => (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+/** Every toolset: these tests use operations of several domains. */
+const connect = (authorization: string): Promise<Client> => connectMcp(base, authorization, { toolsets: 'all' });
 
 describe('MCP endpoint', () => {
   it('lists the operations as tools with input schemas and hints from the method', async () => {
@@ -42,6 +31,13 @@ describe('MCP endpoint', () => {
     const users = byName.get('get_users')!;
     expect(users.inputSchema.properties!.limit).toMatchObject({ type: 'integer', default: 16 });
     expect(byName.get('post_organization_webhook')!.inputSchema.properties!.method).toMatchObject({ enum: ['POST', 'GET'], default: 'POST' });
+    // Descriptions carry the operation's prose, shortened, and its example; never a reference elsewhere.
+    expect(users.description).toMatch(/^List the users the caller manages\. Lists the non-generated users the caller manages, by full name/);
+    expect(users.description).toContain('Example arguments: {"search":"smith","limit":20}.');
+    const putGraph = byName.get('put_exam_journey_graph')!;
+    expect(putGraph.description).toMatch(/^Save the draft of an exam's journey\. Strict: /);
+    expect(putGraph.description!.length).toBeLessThan(2500);
+    for (const tool of tools) expect(tool.description, tool.name).not.toMatch(/Document [AB]|the documents/i);
     // Every tool name is one MCP clients accept.
     for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     await client.close();

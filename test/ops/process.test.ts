@@ -1,4 +1,4 @@
-// The real service in a child process, started the way the README says: `npm start` (which builds
+// The real service in a child process, started the way the README's set-up says: `npm start` (which builds
 // dist/ when the sources changed) and `node src/scripts/start.mjs`. Linux only (reads /proc).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -37,6 +37,10 @@ afterAll(async () => {
 describe('the service process', () => {
   it('SIGTERM to `npm start` stops the service: nothing is left running and the port is free', async () => {
     const service = await start('npm', ['start', '--silent'], await databaseEnv());
+    // The compiled service (dist/) finds the guide beside the sources, as the service under tsx does.
+    const guide = await fetch(`http://127.0.0.1:${service.port}/api/docs/guide`);
+    expect(guide.status).toBe(200);
+    expect(await guide.text()).toBe(readFileSync(path.join(root, 'src', 'http', 'guide.md'), 'utf8'));
     const tree = descendants(service.child.pid!);
     expect(tree.length).toBeGreaterThan(0);
     service.child.kill('SIGTERM');

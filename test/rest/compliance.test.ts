@@ -16,7 +16,7 @@ const counts = (status: Partial<typeof zero>) => ({ ...zero, ...status });
 
 /**
  * One organization whose assignments cover every counter, every assignment channel and the
- * boundaries of the definitions (README: competency status counters).
+ * boundaries of the definitions (the competency status counters).
  */
 beforeAll(async () => {
   t = await createTestApp();

@@ -25,7 +25,7 @@ beforeAll(async () => {
   t = await createTestApp();
   openapi = await (await t.app.fetch(new Request(`${BASE_URL}/api/openapi.json`))).json();
   const r = await t.app.fetch(
-    new Request(`${BASE_URL}/mcp`, {
+    new Request(`${BASE_URL}/mcp?toolsets=all`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.admin.app}:${t.admin.secret}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),

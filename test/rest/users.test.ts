@@ -873,7 +873,7 @@ describe('user:assume', () => {
   });
 
   it('refuses unknown users and tokens, and missing arguments, writing nothing', async () => {
-    // An unknown user is answered as a user the caller does not manage (README "Enumeration and guessing"); administrators are told.
+    // An unknown user is answered as a user the caller does not manage (the guide, "Enumeration and guessing"); administrators are told.
     await refused(() => t.rpc('POST', 'user:assume', { user: 'nobody-at-all' }, { as: boss }), 403, 'MISSING_ARGUMENT', 'password');
     await refused(() => t.rpc('POST', 'user:assume', { user: 'nobody-at-all' }), 403, 'NOT_FOUND', 'user');
     await refused(() => t.rpc('POST', 'user:assume', {}, { as: boss }), 403, 'MISSING_ARGUMENT', 'user');

@@ -7,6 +7,7 @@ import * as assignments from '../../services/classes/assignments.service.ts';
 import * as submissions from '../../services/classes/submissions.service.ts';
 import { ClassType } from './class.type.ts';
 import { UserType } from '../users/user.type.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 /** The expiry arguments of a membership write: a moment or a number of days, not both. */
 type ExpiryArgs = { expires?: Date | null; expiresInDays?: number | null };
@@ -117,7 +118,7 @@ builder.mutationFields((t) => ({
   }),
   addClassesMembers: t.field({
     type: MembershipChangeType,
-    description: 'Adds every user to every class the caller manages, approved; existing memberships are updated (REST POST classes:members).',
+    description: mirrorDescription('Adds every user to every class the caller manages, approved; existing memberships are updated (REST POST classes:members).', 'POST classes:members'),
     args: {
       classes: t.arg.idList({ required: true }),
       users: t.arg.idList({ required: true }),
@@ -127,7 +128,7 @@ builder.mutationFields((t) => ({
   }),
   addUserClasses: t.field({
     type: MembershipChangeType,
-    description: 'Adds a user the caller manages to classes it manages, approved; existing memberships are updated (REST POST user:classes).',
+    description: mirrorDescription('Adds a user the caller manages to classes it manages, approved; existing memberships are updated (REST POST user:classes).', 'POST user:classes'),
     args: {
       user: t.arg.id({ required: true }),
       classes: t.arg.idList({ required: true }),
@@ -137,7 +138,7 @@ builder.mutationFields((t) => ({
   }),
   removeUserClasses: t.field({
     type: MembershipChangeType,
-    description: 'Removes a user the caller manages from classes it manages (REST DELETE user:classes).',
+    description: mirrorDescription('Removes a user the caller manages from classes it manages (REST DELETE user:classes).', 'DELETE user:classes'),
     args: { user: t.arg.id({ required: true }), classes: t.arg.idList({ required: true }) },
     resolve: (_root, args, ctx) => memberships.removeUserClasses(ctx, args),
   }),

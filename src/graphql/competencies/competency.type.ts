@@ -11,7 +11,7 @@ import type { ContentSummary, DocumentSummary, JourneySummary } from '../../serv
 export const RequirementKind = builder.enumType('RequirementType', { values: requirementTypes, description: 'What a requirement asks for.' });
 export const TodoKind = builder.enumType('TodoType', { values: todoTypes, description: 'Kind of to-do: default, document, exam or training.' });
 
-/** Assignments counted, and how many of them are in each status (see the README for the definitions). */
+/** Assignments counted, and how many of them are in each status (the reference, /api/docs, defines each with `organization:compliance`). */
 export const StatusType = builder.objectRef<competencies.Counters>('CompetencyStatus').implement({
   description: 'Assignments (member, competency) in the caller\'s scope and the status of each; an assignment is in one status at most.',
   fields: (t) => ({

@@ -12,6 +12,7 @@ import { brandingsOf } from '../../services/exams/branding.service.ts';
 import { summariesOf } from '../../services/exams/summaries.service.ts';
 import { examStatuses } from '../../services/exams/status.ts';
 import { brandingColors, brandingTypes, examTypes } from '../../services/exams/exams.schemas.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 export const ExamKind = builder.enumType('ExamType', {
   values: examTypes,
@@ -25,7 +26,7 @@ export const BrandingKind = builder.enumType('ExamBrandingType', { values: brand
 export const BrandingColor = builder.enumType('ExamBrandingColor', { values: brandingColors, description: 'Colour of the branding.' });
 
 const ExamStateType = builder.objectRef<status.ExamStatusView>('ExamState').implement({
-  description: 'The derived status of an exam with its counts (GET exam:status).',
+  description: mirrorDescription('The derived status of an exam with its counts (GET exam:status).', 'GET exam:status'),
   fields: (t) => ({
     status: t.field({ type: ExamStatusEnum, description: 'The derived status.', resolve: (s) => s.status }),
     active: t.exposeBoolean('active', { description: 'ACTIVE, PAUSED or REVIEW.' }),
@@ -49,7 +50,7 @@ const RoundType = builder.objectRef<rounds.RoundView>('ExamRound').implement({
 });
 
 const RoundsType = builder.objectRef<rounds.RoundsView>('ExamRounds').implement({
-  description: 'The rounds of an exam (GET exam:round).',
+  description: mirrorDescription('The rounds of an exam (GET exam:round).', 'GET exam:round'),
   fields: (t) => ({
     current: t.field({ type: RoundType, description: 'The current round.', resolve: (r) => r.current }),
     frozen: t.exposeBoolean('frozen', { description: 'freeze_round is on: the round cannot be closed.' }),

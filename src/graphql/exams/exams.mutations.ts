@@ -6,9 +6,10 @@ import * as branding from '../../services/exams/branding.service.ts';
 import * as examinees from '../../services/exams/users.service.ts';
 import * as summaries from '../../services/exams/summaries.service.ts';
 import { BrandingColor, BrandingKind, ExamKind } from './exam.type.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 const CreateExamInput = builder.inputType('CreateExamInput', {
-  description: 'A new exam owned by the caller (POST exam).',
+  description: mirrorDescription('A new exam owned by the caller (POST exam).', 'POST exam'),
   fields: (t) => ({
     title: t.string({ required: true, description: '1-255 characters.' }),
     externalId: t.string({ description: 'External identifier, 1-64 characters.' }),
@@ -24,7 +25,7 @@ const CreateExamInput = builder.inputType('CreateExamInput', {
 });
 
 const UpdateExamInput = builder.inputType('UpdateExamInput', {
-  description: 'Changes to an exam (PATCH exam, modify permission): only given fields change; null or empty removes externalId, description, organization and deadline.',
+  description: mirrorDescription('Changes to an exam (PATCH exam, modify permission): only given fields change; null or empty removes externalId, description, organization and deadline.', 'PATCH exam'),
   fields: (t) => ({
     exam: t.id({ required: true, description: 'The exam.' }),
     title: t.string({ description: '1-255 characters.' }),
@@ -67,13 +68,13 @@ builder.mutationFields((t) => ({
   }),
   closeExamRound: t.prismaField({
     type: 'Exam',
-    description: 'Closes the current round and opens the next (POST exam:round); refused while freeze_round is on.',
+    description: mirrorDescription('Closes the current round and opens the next (POST exam:round); refused while freeze_round is on.', 'POST exam:round'),
     args: { exam: examArg(t) },
     resolve: async (_query, _root, args, ctx) => (await rounds.closeRound(ctx, args)).exam,
   }),
   setExamBranding: t.prismaField({
     type: 'Exam',
-    description: 'Sets the branding of an exam (POST exam:branding).',
+    description: mirrorDescription('Sets the branding of an exam (POST exam:branding).', 'POST exam:branding'),
     args: {
       exam: examArg(t),
       type: t.arg({ type: BrandingKind, description: 'Default foreground.' }),
@@ -102,7 +103,7 @@ builder.mutationFields((t) => ({
   }),
   setExamSummary: t.prismaField({
     type: 'Exam',
-    description: 'Stores the summary of an exam in a language (POST exam:summary), replacing an earlier one.',
+    description: mirrorDescription('Stores the summary of an exam in a language (POST exam:summary), replacing an earlier one.', 'POST exam:summary'),
     args: {
       exam: examArg(t),
       language: t.arg.string({ description: "An active language; default the exam's." }),

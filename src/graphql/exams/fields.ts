@@ -3,6 +3,7 @@ import { ExamType } from './exam.type.ts';
 import { given } from '../grading/grading-preset.type.ts';
 import * as fields from '../../services/exams/fields.service.ts';
 import type { FieldsView } from '../../services/exams/fields.model.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 /** Exam user data fields: `Exam.fields` and the mutations of exam:fields. */
 
@@ -93,7 +94,7 @@ const builtIn = (f: { used: boolean; label?: string | null } | null | undefined)
 builder.mutationFields((t) => ({
   updateExamFields: t.field({
     type: ExamType,
-    description: 'Changes the user data fields of an exam (POST exam:fields); `fields` replaces the custom fields in display order.',
+    description: mirrorDescription('Changes the user data fields of an exam (POST exam:fields); `fields` replaces the custom fields in display order.', 'POST exam:fields'),
     args: {
       exam: t.arg.id({ required: true }),
       name: t.arg({ type: BuiltInFieldInput }),
@@ -108,7 +109,7 @@ builder.mutationFields((t) => ({
   }),
   deleteExamFields: t.field({
     type: ExamType,
-    description: 'Removes every custom field of an exam (DELETE exam:fields); entered values stay, hidden.',
+    description: mirrorDescription('Removes every custom field of an exam (DELETE exam:fields); entered values stay, hidden.', 'DELETE exam:fields'),
     args: { exam: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await fields.deleteFields(ctx, args)).exam,
   }),

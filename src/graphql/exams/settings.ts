@@ -5,6 +5,7 @@ import * as settings from '../../services/exams/settings.service.ts';
 import * as certificate from '../../services/exams/certificate.service.ts';
 import type { SettingsView } from '../../services/exams/settings.model.ts';
 import type { CertificateView } from '../../services/exams/certificate.service.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 /** Exam settings and certificate settings: `Exam.settings`, `Exam.certificateSettings` and their mutations. */
 
@@ -129,7 +130,7 @@ const UpdateExamCertificateSettingsInput = builder.inputType('UpdateExamCertific
 builder.mutationFields((t) => ({
   updateExamSettings: t.field({
     type: ExamType,
-    description: 'Changes exam settings (POST exam:settings): a change against a rule of the settings table is refused and changes nothing.',
+    description: mirrorDescription('Changes exam settings (POST exam:settings): a change against a rule of the settings table is refused and changes nothing.', 'POST exam:settings'),
     args: { input: t.arg({ type: UpdateExamSettingsInput, required: true }) },
     resolve: async (_root, args, ctx) => (await settings.updateSettings(ctx, given(args.input))).exam,
   }),

@@ -3,6 +3,7 @@ import { serviceNode } from '../node.ts';
 import { integrationTypes } from '../../services/integrations/integrations.schemas.ts';
 import * as integrations from '../../services/integrations/integrations.service.ts';
 import { keysRecord, type KeysRecord } from '../../services/integrations/keys.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 const IntegrationKind = builder.enumType('IntegrationType', {
   values: integrationTypes,
@@ -42,7 +43,7 @@ const KeysType = builder.objectRef<KeysRecord>('IntegrationKeys').implement({
 });
 
 const CreateIntegrationInput = builder.inputType('CreateIntegrationInput', {
-  description: 'A new integration; the same rules as POST integration.',
+  description: mirrorDescription('A new integration; the same rules as POST integration.', 'POST integration'),
   fields: (t) => ({
     title: t.string({ required: true }),
     description: t.string(),

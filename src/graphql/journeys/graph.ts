@@ -3,6 +3,7 @@ import { given } from '../grading/grading-preset.type.ts';
 import * as graphs from '../../services/journeys/graph.service.ts';
 import { publishJourney, type PublishResult } from '../../services/journeys/publish.service.ts';
 import type { Issue } from '../../services/journeys/graph-validation.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 /** An exam's journey: `Exam.journey`, `saveJourneyGraph` and `setJourneyEnabled` (GET and PUT exam:journey:graph). */
 
@@ -10,7 +11,7 @@ const JourneyIssueType = builder.objectRef<Issue>('JourneyIssue').implement({
   description: 'A problem of a journey graph: errors block saving and publishing, warnings inform.',
   fields: (t) => ({
     level: t.exposeString('level', { description: 'error or warning.' }),
-    code: t.exposeString('code', { description: 'A stable issue code (the README lists them).' }),
+    code: t.exposeString('code', { description: 'A stable issue code; clients may switch on it.' }),
     node: t.exposeString('node', { nullable: true, description: 'Key of the node at fault; null for the graph or its settings.' }),
     output: t.exposeString('output', { nullable: true, description: "Output of the node at fault (a condition's branch for its rules)." }),
     message: t.exposeString('message', { description: 'What is wrong, in words.' }),
@@ -59,7 +60,7 @@ builder.prismaObjectFields('Exam', (t) => ({
 }));
 
 const SaveJourneyGraphInput = builder.inputType('SaveJourneyGraphInput', {
-  description: 'A journey graph replacing the draft (PUT exam:journey:graph).',
+  description: mirrorDescription('A journey graph replacing the draft (PUT exam:journey:graph).', 'PUT exam:journey:graph'),
   fields: (t) => ({
     exam: t.id({ required: true, description: 'The starting exam (modify permission).' }),
     nodes: t.field({ type: 'JSON', required: true, description: 'The nodes of the portable format (a list, or JSON text of one).' }),

@@ -4,6 +4,7 @@ import { ContentLevel, MemberScope, OrganizationRole } from './organization.type
 import * as organizations from '../../services/organizations/organizations.service.ts';
 import * as memberships from '../../services/organizations/memberships.service.ts';
 import * as departments from '../../services/organizations/departments.service.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 /**
  * Writes of organizations, memberships and departments, with the services (and so the rules) of
@@ -44,7 +45,7 @@ const organizationFields = (t: Fields) => ({
 });
 
 const CreateOrganizationInput = builder.inputType('CreateOrganizationInput', {
-  description: 'A new organization, owned by the caller; the rules of POST organization.',
+  description: mirrorDescription('A new organization, owned by the caller; the rules of POST organization.', 'POST organization'),
   fields: (t) => ({
     title: t.string({ required: true, description: '1-255 characters.' }),
     ...organizationFields(t),
@@ -63,7 +64,7 @@ const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
 });
 
 const AddMembersInput = builder.inputType('AddOrganizationMembersInput', {
-  description: 'Memberships to add or update, with the rules of POST organization:members, in several organizations at once.',
+  description: mirrorDescription('Memberships to add or update, with the rules of POST organization:members, in several organizations at once.', 'POST organizations:members'),
   fields: (t) => ({
     organizations: t.idList({ required: true }),
     users: t.idList({ required: true }),
@@ -86,7 +87,7 @@ const departmentFields = (t: Fields, update: boolean) => ({
 });
 
 const CreateDepartmentInput = builder.inputType('CreateDepartmentInput', {
-  description: 'A new department (managers only); the rules of POST organization:department.',
+  description: mirrorDescription('A new department (managers only); the rules of POST organization:department.', 'POST organization:department'),
   fields: (t) => ({
     organization: t.id({ required: true }),
     title: t.string({ required: true, description: '1-255 characters, unique in the organization.' }),
@@ -95,7 +96,7 @@ const CreateDepartmentInput = builder.inputType('CreateDepartmentInput', {
 });
 
 const UpdateDepartmentInput = builder.inputType('UpdateDepartmentInput', {
-  description: 'Changes to a department (managers only); the rules of PATCH organization:department.',
+  description: mirrorDescription('Changes to a department (managers only); the rules of PATCH organization:department.', 'PATCH organization:department'),
   fields: (t) => ({
     organization: t.id({ required: true }),
     department: t.string({ required: true, description: 'Name, external id or identification string.' }),

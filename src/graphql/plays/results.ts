@@ -4,6 +4,7 @@ import { given } from '../grading/grading-preset.type.ts';
 import * as results from '../../services/plays/results.service.ts';
 import { requestResultsExport, type ExportRequest } from '../../services/plays/results-export.ts';
 import type { ResultQuestion } from '../../services/plays/result-record.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 /** Results lists on the exam and the Quiz set (report permission); kept here so the types' own files stay theirs. */
 
@@ -72,7 +73,7 @@ const ResultsExportType = builder.objectRef<ExportRequest>('ResultsExport').impl
 });
 
 const RequestResultsExportInput = builder.inputType('RequestResultsExportInput', {
-  description: 'What to export, with the rules of POST exam:results:export.',
+  description: mirrorDescription('What to export, with the rules of POST exam:results:export.', 'POST exam:results:export'),
   fields: (t) => ({
     exam: t.id({ required: true, description: 'The exam (report permission).' }),
     format: t.string({ description: "csv or xlsx; default the exam's export format setting." }),

@@ -21,7 +21,7 @@ import { RateLimitError, type RateLimitState } from '../../errors.ts';
 import type { RateLimiter } from '../../rate-limit.ts';
 import { maskError } from '../errors.ts';
 
-/** The limits every operation is held to; the defaults and variables are in config.ts and the README. The token limit is input-hygiene.ts's. */
+/** The limits every operation is held to; the defaults and variables are in config.ts and the guide (http/guide.md). The token limit is input-hygiene.ts's. */
 export interface GraphQLLimits {
   maxDepth: number;
   maxAliases: number;

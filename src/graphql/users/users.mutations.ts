@@ -5,13 +5,14 @@ import { colors, templates } from '../../services/users/users.schemas.ts';
 import * as users from '../../services/users/users.service.ts';
 import * as links from '../../services/users/login-links.service.ts';
 import * as assume from '../../services/users/assume.service.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 const Gender = builder.enumType('Gender', { values: ['male', 'female', 'other'] as const, description: 'Gender of a user.' });
 const Template = builder.enumType('UserTemplate', { values: templates, description: 'Account template.' });
 const Color = builder.enumType('UserColor', { values: colors, description: 'Interface color scheme.' });
 
 const CreateUserInput = builder.inputType('CreateUserInput', {
-  description: 'A new user account; the same rules and defaults as POST user.',
+  description: mirrorDescription('A new user account; the same rules and defaults as POST user.', 'POST user'),
   fields: (t) => ({
     username: t.string({ required: true, description: '4-64 characters, unique.' }),
     password: t.string({ description: '4-64 characters; generated when absent.' }),

@@ -2,6 +2,7 @@ import { builder } from '../builder.ts';
 import { serviceNode } from '../node.ts';
 import * as webhooks from '../../services/webhooks/webhooks.service.ts';
 import type { StoredPayload } from '../../services/webhooks/delivery.ts';
+import { mirrorDescription } from '../operation-prose.ts';
 
 export const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
   description: 'One delivery of an event to a webhook: sent at least once, retried with backoff when the webhook retries on error.',
@@ -85,7 +86,7 @@ builder.prismaObjectFields('Organization', (t) => ({
 }));
 
 const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
-  description: 'A new webhook; the same rules as POST organization:webhook.',
+  description: mirrorDescription('A new webhook; the same rules as POST organization:webhook.', 'POST organization:webhook'),
   fields: (t) => ({
     organization: t.id({ required: true, description: 'The organization.' }),
     title: t.string({ required: true, description: 'Title, 1-255 characters.' }),

@@ -18,8 +18,8 @@ import * as settingsIn from '../../services/exams/settings.schemas.ts';
  * Deliberately absent: nothing. GET/POST `exam:round`, POST `exam:certificates` and GET
  * `exam:journey` ("Further endpoints referred to above ...: not shown"), and GET
  * `exam:journey:user` (the journey user-state record, whose path and method are not shown) are
- * this service's additions (`documentBAdditions`, designed in the README's "Exams",
- * "Certificates" and "Journeys").
+ * this service's additions (`documentBAdditions`, described in their prose in the reference,
+ * /api/docs).
  */
 
 /** Named by the contract with methods, but not defined there; the table leaves them out. */

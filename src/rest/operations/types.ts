@@ -78,15 +78,13 @@ export interface Operation {
   input?: z.ZodType;
   /** Arguments besides the credentials and `version` (see COMMON_ARGUMENTS): from `input` where it is set. */
   arguments: readonly Argument[];
-  /** What the operation does, in words, for OpenAPI and MCP; absent: they describe it from its shape alone. */
-  prose?: string;
   /** Top-level response fields; absent where the contract defines none. */
   output?: readonly OutputField[];
   /** What the contract leaves undefined for this operation. */
   notShown?: readonly ('input' | 'output')[];
   /**
    * An operation this service adds where the contract names an endpoint but does not define it
-   * (`exam:round`): designed here and documented in the README.
+   * (`exam:round`): designed here and described in the reference (/api/docs).
    */
   addition?: true;
 }

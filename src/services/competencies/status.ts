@@ -31,7 +31,7 @@ export function sumRows(rows: Iterable<CounterRow>): { assigned: number; status:
 
 /**
  * Counts assignments and their status in one SQL statement, grouped by competency and by the
- * member's department. The README defines every counter; in short, per assignment (member,
+ * member's department. The reference (/api/docs, `organization:compliance`) defines every counter; in short, per assignment (member,
  * competency) the non-optional requirements are each in one state (completed, expired, outdated,
  * waiting, progress, none) and the assignment takes the first status that holds of: completed,
  * expired, outdated, waiting, overdue, due, progress, or none of them.

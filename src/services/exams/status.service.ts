@@ -7,7 +7,7 @@ import { runSettingsOf } from './settings-status.ts';
 import { deriveStatus, isActiveStatus, pastDeadline, type ExamStatus } from './status.ts';
 import * as s from './exams.schemas.ts';
 
-/** What GET `exam:status` and the GraphQL `Exam.status` report (README, "Exams"). */
+/** What GET `exam:status` and the GraphQL `Exam.status` report. */
 export interface ExamStatusView {
   exam: Exam;
   status: ExamStatus;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveStatus } from './status.ts';
 
-/** Every row of the status table (README, "Exams"), at fixed moments. */
+/** Every row of the status table (GET `exam:status`), at fixed moments. */
 const exam = { active: true, start: new Date('2030-01-01T08:00:00Z'), end: new Date('2030-01-31T20:00:00Z'), deadline: new Date('2030-01-20T00:00:00Z') };
 const calm = { testsPaused: false, viewResultsStart: null };
 const review = { testsPaused: false, viewResultsStart: new Date('2030-01-25T00:00:00Z') };

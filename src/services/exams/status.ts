@@ -3,7 +3,7 @@ import type { RunSettings } from './settings-status.ts';
 
 /**
  * The status of an exam, derived from its period, its switch and its settings at a moment; never
- * stored. The first row that matches decides (README, "Exams"):
+ * stored. The first row that matches decides (GET `exam:status` in the reference says the same):
  *
  * | # | condition                                              | status   |
  * |---|--------------------------------------------------------|----------|

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import type { SystemContext } from '../../jobs/system.ts';
 import type { Integration, Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -137,6 +138,20 @@ export async function getIntegrationKeys(ctx: Context, raw: Record<string, unkno
  */
 export async function rotateIntegrationKeys(ctx: Context, raw: Record<string, unknown>): Promise<{ integration: Integration; keys: KeysRecord }> {
   const integration = await findIntegration(ctx, parseInput(s.integrationRef, raw).integration, 'integration:keys');
+  return replaceKeys(ctx, integration);
+}
+
+/**
+ * The same rotation on an operator's command (no caller to check): the integration named by its
+ * identification string or, for an API integration, its app id.
+ */
+export async function rotateIntegrationKeysAsSystem(system: SystemContext, ref: string): Promise<{ integration: Integration; keys: KeysRecord }> {
+  const integration = await system.db.integration.findFirst({ where: { OR: [{ id: ref }, { appId: ref }] } });
+  if (!integration) throw unknownContent('integration', ref);
+  return replaceKeys(system, integration);
+}
+
+async function replaceKeys(ctx: Context | SystemContext, integration: Integration): Promise<{ integration: Integration; keys: KeysRecord }> {
   const updated = await ctx.db.$transaction(async (tx) => {
     const u = await tx.integration.update({ where: { id: integration.id }, data: replacementKeys(ctx, integration) });
     await audit(ctx, tx, 'integration.keys.rotate', integration.id);

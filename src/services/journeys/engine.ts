@@ -5,7 +5,7 @@
  * closed and the effects the runtime applies (enrollments, notifications, the finish). It never
  * touches the database and never reads the clock.
  *
- * Rules the format leaves open are fixed here and listed in the README ("Journeys: engine rules").
+ * Rules the format leaves open are fixed here; the reference (/api/docs) describes them with the journey operations.
  */
 import { createHash } from 'node:crypto';
 import {

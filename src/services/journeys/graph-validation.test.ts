@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { instantLoops, isTimeZone, issueCodes, jsonLengthOver, parseJourneyGraph, type Issue } from './graph-validation.ts';
+import { instantLoops, isTimeZone, jsonLengthOver, parseJourneyGraph, type Issue } from './graph-validation.ts';
 import { defaultJourneySettings } from './format.ts';
 
 const codes = (issues: Issue[]) => issues.map((i) => i.code);
@@ -157,16 +156,5 @@ describe('jsonLengthOver', () => {
     // Sparse, so it takes no memory; walking it to the end would take minutes.
     expect(jsonLengthOver(new Array(1_000_000_000), 1000)).toBe(true);
     expect(jsonLengthOver({ nodes: new Array(1_000_000_000) }, 1000)).toBe(true);
-  });
-});
-
-describe('issue codes', () => {
-  it('are listed in the README word for word, with their level', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const table = /<!-- journey-issues:start -->\n([\s\S]*?)\n<!-- journey-issues:end -->/.exec(readme)![1]!;
-    const rows = table.split('\n').slice(2).map((row) => /^\| `([a-z-]+)` \| (error|warning) \| (.*) \|$/.exec(row)!.slice(1));
-    expect(rows.map(([code, , meaning]) => [code, meaning])).toEqual(Object.entries(issueCodes));
-    const warnings = new Set(['unreachable', 'output-unconnected', 'field-unknown']);
-    for (const [code, level] of rows) expect(level).toBe(warnings.has(code!) ? 'warning' : 'error');
   });
 });

@@ -30,7 +30,7 @@ export interface Issue {
   message: string;
 }
 
-/** The issue codes, stable: clients may switch on them. The README lists them with these texts. */
+/** The issue codes, stable: clients may switch on them; the reference at /api/docs lists them with these texts. */
 export const issueCodes = {
   'format-invalid': 'nodes is not a list (or JSON text of one), settings not a hash, or a node not a hash',
   'schema-unsupported': 'schema is not a supported version of the format (1)',
@@ -60,6 +60,9 @@ export const issueCodes = {
 export type IssueCode = keyof typeof issueCodes;
 
 const WARNINGS = new Set<IssueCode>(['unreachable', 'output-unconnected', 'field-unknown']);
+
+/** Warnings inform; every other issue blocks saving and publishing. */
+export const issueLevel = (code: IssueCode): IssueLevel => (WARNINGS.has(code) ? 'warning' : 'error');
 
 /** What a caller sends: nodes and settings as native values or JSON text, and the schema version. */
 export interface RawGraph {
@@ -101,7 +104,7 @@ class Collector {
   exact = true;
 
   add(code: IssueCode, node: string | null, output: string | null, message: string): void {
-    const level = WARNINGS.has(code) ? 'warning' : 'error';
+    const level = issueLevel(code);
     if (level === 'error' && ++this.problems > journeyLimits.problems) this.stop();
     this.issues.push({ level, code, node, output, message });
   }

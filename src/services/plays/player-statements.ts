@@ -169,13 +169,3 @@ export function answerWriter(db: Db, concurrency: number): AnswerWriter {
     return answers.map((a) => written.get(a.input.play));
   }, { concurrency, keyOf: (a) => a.input.play });
 }
-
-/** Writes the scores of many answers of one play in one statement. */
-export async function writeScores(db: Db, playId: string, scores: { questionId: string; points: number; pointsMaximum: number; evaluated: boolean }[]): Promise<void> {
-  if (scores.length === 0) return;
-  await db.$executeRaw`
-    UPDATE "PlayAnswer" a SET "points" = s."points", "pointsMaximum" = s."pointsMaximum", "evaluated" = s."evaluated"
-    FROM unnest(${scores.map((s) => s.questionId)}::text[], ${scores.map((s) => s.points)}::float8[], ${scores.map((s) => s.pointsMaximum)}::float8[], ${scores.map((s) => s.evaluated)}::boolean[])
-      AS s("questionId", "points", "pointsMaximum", "evaluated")
-    WHERE a."playId" = ${playId} AND a."questionId" = s."questionId"`;
-}

@@ -14,8 +14,8 @@ import { parseInput } from '../validation.ts';
 import { examRules, inExamPeriod, type PlayRules } from './exam-rules.ts';
 import { deriveStatus } from '../exams/status.ts';
 import { unknownPlay } from './play-access.ts';
-import { settlePlay, type SettleOptions } from './settle.ts';
-import { announceResult } from './result-events.ts';
+import { settlePlay, settlePlays, type AnswerFacts, type SettledPlay, type SettleOptions } from './settle.ts';
+import { Batcher } from '../../batcher.ts';
 import * as s from './plays.schemas.ts';
 import { unknownQuizSet } from '../quizzes/access.ts';
 import { practiceStart, type QuestionOrder } from './exam-starts.ts';
@@ -234,50 +234,94 @@ class FinishedPlays {
   }
 }
 
+/** A play locked for the transaction, with what scoring reads of its answers. */
+type LockedPlay = Play & { answers: AnswerFacts[] };
+
+/** Locks plays for the rest of the transaction (in one order) and reads them with their answers, in one statement. */
+async function lockedPlays(tx: Tx, ids: readonly string[]): Promise<Map<string, LockedPlay>> {
+  const rows = await tx.$queryRaw<LockedPlay[]>`
+    SELECT p.*, COALESCE((
+      SELECT json_agg(json_build_object('questionId', a."questionId", 'response', a."response", 'hints', a."hints", 'solutionSteps', a."solutionSteps",
+        'points', a."points", 'pointsMaximum', a."pointsMaximum", 'evaluated', a."evaluated", 'gradedById', a."gradedById"))
+      FROM "PlayAnswer" a WHERE a."playId" = p."id"), '[]'::json) AS "answers"
+    FROM "Play" p WHERE p."id" = ANY(${[...ids]}::text[])
+    ORDER BY p."id"
+    FOR UPDATE OF p`;
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** A play to finish: the player's own (`userId`), or the service's (an overdue or questionless play, whoever's it is). */
+export interface FinishRequest {
+  play: string;
+  userId?: string;
+  now: Date;
+  /** The time limit's timer: only a play whose deadline has passed. */
+  onlyOverdue?: boolean;
+}
+
+/** The finished play, or why the player may not finish it; null where the service's own finish found nothing open. */
+export type FinishOutcome = { play: SettledPlay } | { refusal: Error } | null;
+
 /**
- * Finishes a locked open play (the caller saw it open): scores every answer, writes the totals, grade and success, drops
- * its timer and announces the result (webhooks, competencies) in the same transaction.
+ * Finishes open plays by their rules in one transaction: each is scored with the answers it has
+ * (its answers and the play locked together, so an answer and the finish never interleave), its
+ * timer dropped and its result announced; live dashboards hear of them once it has committed.
+ * The finishes that arrive together share the transaction and its statements (ctx.finishes).
  */
-export async function finishLocked(ctx: Pick<Context, 'examStarts'>, tx: Tx, play: Play, now: Date, finished: FinishedPlays): Promise<Play> {
-  const timeEnd = play.deadline && play.deadline < now ? play.deadline : now;
-  if (play.deadline) await cancel(tx, finishOverduePlay, play.id);
-  const settled = await settlePlay(tx, play, { score: true, ...(await playContentOf(ctx, tx, play)), finish: { timeEnd } });
-  await announceResult(tx, settled);
-  finished.add(settled);
-  return settled;
+export async function finishPlays(ctx: Pick<Context, 'db' | 'examStarts' | 'live'>, requests: readonly FinishRequest[]): Promise<FinishOutcome[]> {
+  const finished = new FinishedPlays();
+  const outcomes = await ctx.db.$transaction(async (tx) => {
+    const locked = await lockedPlays(tx, requests.map((r) => r.play));
+    const outcomes: FinishOutcome[] = requests.map(() => null);
+    const due: { index: number; play: LockedPlay; timeEnd: Date }[] = [];
+    for (const [index, request] of requests.entries()) {
+      const play = locked.get(request.play);
+      if (request.userId !== undefined) {
+        if (!play || play.userId !== request.userId) outcomes[index] = { refusal: unknownPlay(request.play) };
+        else if (play.status !== 'open') outcomes[index] = { refusal: playError('The play is finished already', 'PLAY_FINISHED') };
+      }
+      if (!play || play.status !== 'open' || outcomes[index]) continue;
+      if (request.onlyOverdue) {
+        if (!play.deadline) continue;
+        // Claimed by the database clock a moment before this one reaches the deadline: try again shortly.
+        if (play.deadline > request.now) throw new Error(`play ${play.id} is not due until ${play.deadline.toISOString()}`);
+      }
+      due.push({ index, play, timeEnd: play.deadline && play.deadline < request.now ? play.deadline : request.now });
+    }
+    const contents = await Promise.all(due.map(({ play }) => playContentOf(ctx, tx, play)));
+    await cancel(tx, finishOverduePlay, due.flatMap(({ play }) => (play.deadline ? [play.id] : [])));
+    const settled = await settlePlays(tx, due.map(({ play, timeEnd }, i) => ({ play, answers: play.answers, options: { score: true, ...contents[i]!, finish: { timeEnd } } })));
+    for (const [i, play] of settled.entries()) {
+      outcomes[due[i]!.index] = { play };
+      finished.add(play);
+    }
+    return outcomes;
+  });
+  finished.announce(ctx);
+  return outcomes;
 }
 
 /** Finishes an open play (overdue, or questionless) by its rules, whoever's it is; a play finished meanwhile stays as it is. */
 async function finishOpen(ctx: Context | SystemContext, id: string, now: Date, onlyOverdue = false): Promise<void> {
-  const finished = new FinishedPlays();
-  await ctx.db.$transaction(async (tx) => {
-    const play = await lockedPlay(tx, id);
-    if (!play || play.status !== 'open') return;
-    if (onlyOverdue) {
-      if (!play.deadline) return;
-      // Claimed by the database clock a moment before this one reaches the deadline: try again shortly.
-      if (play.deadline > now) throw new Error(`play ${id} is not due until ${play.deadline.toISOString()}`);
-    }
-    await finishLocked(ctx, tx, play, now, finished);
-  });
-  finished.announce(ctx);
+  await finishPlays(ctx, [{ play: id, now, onlyOverdue }]);
 }
 
 /** Finishes the viewer's open play with the answers it has. */
 export async function finishPlay<S extends Selection<'Play'>>(ctx: Context, raw: Record<string, unknown>, query?: S): Promise<Play> {
   const input = parseInput(s.playRef, raw);
-  const now = new Date();
-  const finished = new FinishedPlays();
-  const settled = await ctx.db.$transaction(async (tx) => {
-    const play = await lockedPlay(tx, input.play);
-    if (!play || play.userId !== ctx.viewer.user.id) throw unknownPlay(input.play);
-    if (play.status !== 'open') throw playError('The play is finished already', 'PLAY_FINISHED');
-    return finishLocked(ctx, tx, play, now, finished);
-  });
-  finished.announce(ctx);
+  const outcome = await ctx.finishes.add({ play: input.play, userId: ctx.viewer.user.id, now: new Date() });
+  if (!outcome) throw unknownPlay(input.play);
+  if ('refusal' in outcome) throw outcome.refusal;
   // The finished row is the answer unless the caller asks for its relations (one statement less on exam day).
-  if (!query || !selectsRelations(query)) return settled;
+  if (!query || !selectsRelations(query)) return outcome.play;
   return ctx.db.play.findUniqueOrThrow({ ...query, where: { id: input.play } });
+}
+
+/** Finishes as players send them: those that arrive together in one transaction (a group commit, src/batcher.ts). */
+export type PlayFinisher = Batcher<FinishRequest, FinishOutcome>;
+
+export function playFinisher(ctx: () => Pick<Context, 'db' | 'examStarts' | 'live'>, concurrency: number): PlayFinisher {
+  return new Batcher((requests) => finishPlays(ctx(), requests), { concurrency, keyOf: (r) => r.play });
 }
 
 /**

@@ -67,7 +67,7 @@ export function detailedResult(play: Play & { answers: PlayAnswer[] }, questions
   return { ...playResult(play), ...(play.examId ? { attempt: play.attempt } : {}), questions: resultQuestions(play, questions, maximumOf) };
 }
 
-/** The webhook `data` of exam-play-result and quiz-play-result (documented in the README). */
+/** The webhook `data` of exam-play-result and quiz-play-result (described in the reference, /api/docs). */
 export function resultEventData(play: Play) {
   return {
     ...playResult(play),
