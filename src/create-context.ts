@@ -3,6 +3,7 @@ import type { RateLimiter } from './rate-limit.ts';
 import { authenticate, readCredentials, type HeaderReader } from './auth/authenticate.ts';
 import { resolveLanguage } from './services/instance/language.ts';
 import { UnavailableError } from './errors.ts';
+import { may } from './auth/policy.ts';
 
 /** What either face knows about a call before it runs it. */
 export interface CallInfo {
@@ -35,7 +36,7 @@ export async function createContext(platform: Platform, limiter: RateLimiter, ca
   const settings = platform.settings.fresh() ?? (await platform.settings.current());
   if (settings.maintenance && !call.endsMaintenance) throw new UnavailableError(MAINTENANCE_RETRY_AFTER);
   const viewer = await authenticate(platform, readCredentials(call.headers, call.args));
-  if (settings.maintenance && !viewer.user.admin) throw new UnavailableError(MAINTENANCE_RETRY_AFTER);
+  if (settings.maintenance && !may(viewer.user, 'instance:maintenance:use')) throw new UnavailableError(MAINTENANCE_RETRY_AFTER);
   const points = call.points ?? 1;
   const rateLimit = limiter.active && points > 0 ? await limiter.consume(viewer.integration.id, points) : undefined;
   return {

@@ -14,6 +14,10 @@ export interface Need {
   ownerOnly?: string;
   /** The content type whose policy applies, when the noun is not a content type itself. */
   as?: ContentType;
+  /** The whole refusal, where the contract words it otherwise than "You need <level> permission on this <noun>…". */
+  refusal?: string;
+  /** The rule an argument that asks for the action breaks, for a refusal naming that argument. */
+  argumentRule?: string;
 }
 
 /** Actions every content type offers. */
@@ -70,7 +74,11 @@ const oneType = {
   'exam:settings:read': { level: 'view' },
   'exam:settings:update': { level: 'modify', doing: 'change its settings' },
   // freeze_round and archive: "managers only", the holders of admin on the exam.
-  'exam:settings:manage': { level: 'admin', doing: 'change its round freezing and archiving' },
+  'exam:settings:manage': {
+    level: 'admin',
+    doing: 'change its round freezing and archiving',
+    argumentRule: 'only managers of the exam (admin permission on it) may change it',
+  },
   'exam:fields:read': { level: 'view' },
   'exam:fields:update': { level: 'modify', doing: 'change its user data fields' },
   'exam:certificate:read': { level: 'view' },
@@ -92,6 +100,12 @@ const oneType = {
   'exam:results:archive': { level: 'control', doing: 'archive its results' },
   'exam:certificates:issue': { level: 'control', doing: 'issue its certificates' },
   'quiz:results:read': { level: 'report', doing: 'read its results' },
+  'quiz:results:list': { level: 'report', refusal: 'You need report permission on this Quiz set to read its results' },
+  'exam:certificates:read': { level: 'report', doing: 'read its certificates' },
+  'exam:users:journeys:update': { level: 'control', doing: "change its users' journeys" },
+  // Grading one answer of a play: control on its exam, or modify on the Quiz set of a practice play.
+  'exam:answers:grade': { level: 'control', refusal: 'You need control permission on the exam to grade its answers' },
+  'quiz:answers:grade': { level: 'modify', refusal: 'You need modify permission on the Quiz set to grade its answers' },
 } as const satisfies Record<string, Need>;
 
 export type Action = `${ContentType}:${keyof typeof everyType}` | keyof typeof oneType;
@@ -114,3 +128,70 @@ export const allActions = (types: readonly ContentType[]): Action[] => [
   ...types.flatMap((type) => Object.keys(everyType).map((verb) => `${type}:${verb}` as Action)),
   ...(Object.keys(oneType) as Action[]),
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Actions no level on content decides: who the caller is does.
+
+/**
+ * Who may:
+ * - `filtered`: those a filter of the service admits; the service asks it and throws refused();
+ * - `administrator`: instance administrators;
+ * - `owner`: the owner of the thing, or an administrator;
+ * - `manager`: an organization's managers (its owner, its admins, instance administrators);
+ * - `member`: its members and managers;
+ * - `member-manager`: those who manage its members (managers and supervisors);
+ * - `reporter-or-leader`: its reporters and managers, and department leaders;
+ * - `reviewer`: who reviews a member's requirements (an educator of the to-do, or a member
+ *   manager or department leader who sees the member); `reviewer-or-self`: that or the member.
+ */
+export type Role = 'filtered' | 'administrator' | 'owner' | 'manager' | 'member' | 'member-manager' | 'reporter-or-leader' | 'reviewer' | 'reviewer-or-self';
+
+export interface RoleNeed {
+  who: Role;
+  /** The refusal's message, for actions a service asserts (PERMISSION_DENIED unless `code`). */
+  refusal?: string;
+  code?: string;
+}
+
+const byRole = {
+  /** Lists and lookups: administrators read every record, whoever owns it. */
+  'instance:records:read-all': { who: 'administrator' },
+  /** Administrators administer every organization: content they own may go in any. */
+  'instance:organizations:administer-all': { who: 'administrator' },
+  /** The service stays open to administrators during maintenance. */
+  'instance:maintenance:use': { who: 'administrator' },
+  'instance:settings:update': { who: 'administrator', refusal: 'Only instance administrators may change instance settings', code: 'ADMIN_ONLY' },
+  'instance:notifications:read': { who: 'administrator', refusal: 'Only instance administrators may read notifications' },
+  /** A result outside an exam is forgotten, not archived. */
+  'result:forget': { who: 'administrator', refusal: 'Only administrators may forget a result outside an exam' },
+  /** Global presets, one's own and those of one's organizations (a filter of the grading service). */
+  'grading-preset:use': { who: 'filtered', refusal: 'You may not use this grading preset: only global presets, your own and those of your organizations' },
+  'grading-preset:update': { who: 'owner', refusal: 'Only its owner may modify a grading preset' },
+  'grading-preset:delete': { who: 'owner', refusal: 'Only its owner may remove a grading preset' },
+  // Moving content to another organization: explicit, so that granted permissions never extend to it.
+  'integration:organization:update': { who: 'owner', refusal: 'Only the owner of the integration or an administrator may change its organization' },
+  'quiz:organization:update': { who: 'owner', refusal: 'Only the owner of the Quiz set or an administrator may change its organization' },
+  'exam:organization:update': { who: 'owner', refusal: 'Only the owner of the exam or an administrator may change its organization' },
+  'question:organization:update': { who: 'owner', refusal: 'Only the owner of the question or an administrator may change its organization' },
+  /** Members and managers view their organization without a rule (others: organization:read). */
+  'organization:view-as-member': { who: 'member' },
+  'organization:departments:update': { who: 'manager', refusal: 'You may not manage departments in this organization' },
+  'organization:members:update': { who: 'member-manager', refusal: 'You may not manage members in this organization' },
+  'organization:webhooks:update': { who: 'manager', refusal: 'You may not manage webhooks in this organization' },
+  'organization:competencies:read': { who: 'member', refusal: 'You may not read competencies in this organization' },
+  'organization:competencies:report': { who: 'reporter-or-leader', refusal: 'Only organization reporters and department leaders see competency reports' },
+  'organization:competencies:update': { who: 'manager', refusal: 'You may not manage competencies and library documents in this organization' },
+  'requirement:progress:record': { who: 'reviewer-or-self', refusal: 'You may not record progress for this member' },
+  /** A requirement the member may not complete itself. */
+  'requirement:progress:complete': { who: 'reviewer', refusal: 'This requirement is completed by a reviewer' },
+  'requirement:progress:date': { who: 'reviewer', refusal: 'Only reviewers date completions' },
+} as const satisfies Record<string, RoleNeed>;
+
+export type RoleAction = keyof typeof byRole;
+/** The role an action needs. */
+export type RoleOf<A extends RoleAction> = (typeof byRole)[A]['who'];
+
+export const roleNeedOf = (action: RoleAction): RoleNeed => byRole[action];
+
+/** Every action decided by role (tests walk it). */
+export const roleActions = Object.keys(byRole) as RoleAction[];

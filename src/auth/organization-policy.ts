@@ -1,7 +1,6 @@
 import type { Viewer } from './viewer.ts';
 import type { Db } from '../db/client.ts';
 import type { Organization, OrganizationMember, Prisma } from '../generated/prisma/client.ts';
-import { PermissionError } from '../errors.ts';
 
 /** Organization roles, lowest first: a higher role includes the lower ones. */
 export const organizationRoles = ['member', 'teacher', 'reporter', 'supervisor', 'admin'] as const;
@@ -148,8 +147,4 @@ export function canGrantLevels(access: OrganizationAccess, levels: MemberLevels)
     rank(contentLevels, levels.permContent) <= rank(contentLevels, own.permContent) &&
     rank(memberScopes, levels.permMembers) <= rank(memberScopes, own.permMembers)
   );
-}
-
-export function assertOrganization(allowed: boolean, action: string): void {
-  if (!allowed) throw new PermissionError(`You may not ${action} in this organization`);
 }

@@ -3,7 +3,8 @@ import type { Viewer } from './viewer.ts';
 import type { Prisma, User } from '../generated/prisma/client.ts';
 import type { ContentType } from '../services/content/content-types.ts';
 import { ArgumentError, PermissionError, type AppError } from '../errors.ts';
-import { needOf, nounOf, typeOf, type Action, type Need } from './actions.ts';
+import { needOf, nounOf, roleNeedOf, typeOf, type Action, type Need, type Role, type RoleAction, type RoleOf } from './actions.ts';
+import type { OrganizationAccess } from './organization-policy.ts';
 import type { Level } from './levels.ts';
 import { atLeastWhere, includes, levelsFor, type ContentRef, type Holder } from './permissions.ts';
 
@@ -49,7 +50,7 @@ const refOf = (action: Action, subject: Subject): ContentRef => ({
 });
 
 const refusal = (action: Action, need: Need) =>
-  new PermissionError(`You need ${need.level} permission on this ${nounOf(action)}${need.doing ? ` to ${need.doing}` : ''}`);
+  new PermissionError(need.refusal ?? `You need ${need.level} permission on this ${nounOf(action)}${need.doing ? ` to ${need.doing}` : ''}`);
 
 /** Why the viewer may not do `action` on the content it holds `held` on; null when it may. */
 function refusalOf(ctx: PolicyContext, action: Action, subject: Subject, held: Level | null): PermissionError | null {
@@ -96,6 +97,12 @@ export async function allowedWhere(ctx: PolicyContext, action: Action): Promise<
 /** The refusal of `action`, for a service that checked several pieces at once with allowedWhere(). */
 export const denied = (action: Action): PermissionError => refusal(action, needOf(action));
 
+/** The refusal of `action` asked for by an argument (403 PERMISSION_DENIED naming it). */
+export function deniedArgument(action: Action, argument: string): ArgumentError {
+  const need = needOf(action);
+  return new ArgumentError(argument, need.argumentRule ?? `needs ${need.level} permission`, 'PERMISSION_DENIED');
+}
+
 /**
  * Content of a type may be put in an organization where the caller may change such content
  * without owning it (content level modify or more, organization managers, instance
@@ -116,4 +123,72 @@ export async function assertCanCreateIn(ctx: PolicyContext, action: `${ContentTy
 /** The effective levels of any user on pieces of content (what a permission check reports about them); null: none. */
 export async function heldLevels(ctx: PolicyContext, user: Holder, contents: readonly ContentRef[]): Promise<(Level | null)[]> {
   return levelsFor(ctx.db, user, contents);
+}
+
+/**
+ * The level a caller grants or revokes may not be above its own on the content (`own`, what
+ * assertCan answered for the grant or revoke).
+ */
+export function assertWithinOwnLevel(type: ContentType, verb: 'grant' | 'revoke', permission: Level, own: Level): void {
+  if (!includes(type, own, permission)) throw new PermissionError(`You cannot ${verb} ${permission}: it is above your own level (${own})`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Actions decided by who the caller is (actions.ts, byRole), not by a level on content.
+
+/** A member whose requirements are reviewed, as the reviewer sees it. */
+export interface Review {
+  access: OrganizationAccess;
+  member: { userId: string; departmentId: string | null };
+  /** Whether the member is among those the reviewer sees. */
+  visible: boolean;
+  /** Whether the reviewer is an educator of the requirement's training. */
+  educator: boolean;
+}
+
+interface RoleSubjects {
+  filtered: never;
+  administrator: undefined;
+  owner: { ownerId: string | null };
+  manager: OrganizationAccess;
+  member: OrganizationAccess;
+  'member-manager': OrganizationAccess;
+  'reporter-or-leader': OrganizationAccess;
+  reviewer: Review;
+  'reviewer-or-self': Review;
+}
+
+const reviews = ({ access, member, visible, educator }: Review) =>
+  educator || (visible && (access.canManageMembers || (member.departmentId !== null && access.ledDepartmentIds.includes(member.departmentId))));
+
+const roleHolds: { [R in Role]: (user: Holder, subject: RoleSubjects[R]) => boolean } = {
+  filtered: () => false,
+  administrator: (user) => user.admin,
+  owner: (user, thing) => user.admin || thing.ownerId === user.id,
+  manager: (_user, access) => access.manager,
+  member: (_user, access) => access.manager || access.membership !== null,
+  'member-manager': (_user, access) => access.canManageMembers,
+  'reporter-or-leader': (_user, access) => access.canReport || access.ledDepartmentIds.length > 0,
+  reviewer: (_user, review) => reviews(review),
+  'reviewer-or-self': (user, review) => reviews(review) || review.member.userId === user.id,
+};
+
+/** What the role of an action is decided on: nothing for administrators' actions. */
+type RoleSubject<A extends RoleAction> = RoleSubjects[RoleOf<A>] extends undefined ? [] : [subject: RoleSubjects[RoleOf<A>]];
+
+/** Whether `user` may do an action decided by role (`subject`: what the role is decided on). */
+export function may<A extends RoleAction>(user: Holder, action: A, ...[subject]: RoleSubject<A>): boolean {
+  const holds = roleHolds[roleNeedOf(action).who] as (user: Holder, subject: unknown) => boolean;
+  return holds(user, subject);
+}
+
+/** Throws the action's refusal (403, PERMISSION_DENIED unless the table names a code) unless may() allows. */
+export function assertMay<A extends RoleAction>(user: Holder, action: A, ...subject: RoleSubject<A>): void {
+  if (!may(user, action, ...subject)) throw refused(action);
+}
+
+/** The refusal of an action decided by role, for a service that decided it with a filter. */
+export function refused(action: RoleAction): PermissionError {
+  const need = roleNeedOf(action);
+  return new PermissionError(need.refusal, need.code);
 }

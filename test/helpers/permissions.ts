@@ -1,6 +1,6 @@
 import type { Caller, RpcResult, TestApp } from './app.ts';
 import { refusedUnchanged } from './expect.ts';
-import { rank, type Level } from '../../src/auth/permissions.ts';
+import type { Level } from '../../src/auth/permissions.ts';
 import { contentTypeRegistry, contentTypes, hasRecords, type ContentType } from '../../src/services/content/content-types.ts';
 import { newId } from '../../src/ids.ts';
 
@@ -9,9 +9,6 @@ import { newId } from '../../src/ids.ts';
 /** The content types with records (a type without them, such as exams until built, knows no id). */
 export type BuiltType = { [K in ContentType]: (typeof contentTypeRegistry)[K]['model'] extends null ? never : K }[ContentType];
 export const builtTypes = contentTypes.filter((type): type is BuiltType => hasRecords(type));
-
-/** Whether a holder of `held` may do what needs `needed`. */
-export const allows = (type: ContentType, held: Level, needed: Level) => rank(type, held) >= rank(type, needed);
 
 let seq = 0;
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { send } from '../graphql/client.ts';
-import { allows, builtTypes, seedContent, snapshot, type BuiltType } from '../helpers/permissions.ts';
-import { levelsOf, rank, type Level } from '../../src/auth/permissions.ts';
+import { builtTypes, seedContent, snapshot, type BuiltType } from '../helpers/permissions.ts';
+import { levelsOf, type Level } from '../../src/auth/permissions.ts';
 import { newId } from '../../src/ids.ts';
 import {
   CourseDocument,
@@ -24,9 +24,10 @@ import {
 /**
  * The permission matrix through HTTP: for each content type with records and each level, what a second user,
  * calling through its own application, can and cannot do once it holds that level, by an explicit
- * rule or by the content level of its organization membership. A user of another organization
- * gets 403 for every read and write, and lists hold only what the caller may view. Every refused
- * call is a 403 PERMISSION_DENIED that writes nothing.
+ * rule or by the content level of its organization membership, as the tables below state it. A
+ * user of another organization gets 403 for every read and write, and lists hold only what the
+ * caller may view. Every refused call is a 403 PERMISSION_DENIED that writes nothing. Then the
+ * actions no content level decides, for an ordinary member, a manager and an administrator.
  */
 
 let t: TestApp;
@@ -78,10 +79,9 @@ async function graphql(document: Parameters<typeof send>[1], variables: Record<s
   return { ok: !r.errors && r.status === 200, code: r.errors?.[0]?.extensions?.code, detail: JSON.stringify(r.errors ?? r.data) };
 }
 
-/** One thing a holder may try on a piece of content, and the level it needs (null: never allowed). */
+/** One thing a holder may try on a piece of content; the tables below say who may. */
 interface Probe {
   name: string;
-  needs: Level | null;
   run: (as: Caller, id: string) => Promise<Outcome>;
 }
 
@@ -93,65 +93,177 @@ const minimal = {
 };
 
 const minimalProbes = (type: keyof typeof minimal): Probe[] => [
-  { name: `GraphQL ${type}`, needs: 'view', run: (as, id) => graphql(minimal[type].get, { id }, as) },
-  { name: `GraphQL update ${type}`, needs: 'modify', run: (as, id) => graphql(minimal[type].update, { input: { id, title: 'Changed' } }, as) },
+  { name: 'GraphQL read', run: (as, id) => graphql(minimal[type].get, { id }, as) },
+  { name: 'GraphQL update', run: (as, id) => graphql(minimal[type].update, { input: { id, title: 'Changed' } }, as) },
 ];
 
 /** What each type offers beyond the permission operations: a read and the writes, with their levels. */
 const typeProbes: Record<BuiltType, Probe[]> = {
   class: [
-    { name: 'GET class', needs: 'view', run: (as, id) => rest('GET', 'class', { class: id }, as) },
-    { name: 'POST class:members', needs: 'control', run: (as, id) => rest('POST', 'class:members', { class: id, users: third.user.id }, as) },
-    { name: 'GraphQL updateClass', needs: 'modify', run: (as, id) => graphql(UpdateClassDocument, { input: { class: id, title: 'Changed' } }, as) },
+    { name: 'GET class', run: (as, id) => rest('GET', 'class', { class: id }, as) },
+    { name: 'POST class:members', run: (as, id) => rest('POST', 'class:members', { class: id, users: third.user.id }, as) },
+    { name: 'GraphQL updateClass', run: (as, id) => graphql(UpdateClassDocument, { input: { class: id, title: 'Changed' } }, as) },
   ],
   course: minimalProbes('course'),
   exam: [
-    { name: 'GET exam', needs: 'view', run: (as, id) => rest('GET', 'exam', { exam: id }, as) },
-    { name: 'GET exam:status', needs: 'view', run: (as, id) => rest('GET', 'exam:status', { exam: id }, as) },
-    { name: 'GET exam:users', needs: 'report', run: (as, id) => rest('GET', 'exam:users', { exam: id }, as) },
-    { name: 'POST exam:users', needs: 'control', run: (as, id) => rest('POST', 'exam:users', { exam: id, users: as.user.id }, as) },
-    { name: 'PATCH exam', needs: 'modify', run: (as, id) => rest('PATCH', 'exam', { exam: id, title: 'Changed' }, as) },
-    { name: 'POST exam:summary', needs: 'modify', run: (as, id) => rest('POST', 'exam:summary', { exam: id, summary: 'Summary' }, as) },
+    { name: 'GET exam', run: (as, id) => rest('GET', 'exam', { exam: id }, as) },
+    { name: 'GET exam:status', run: (as, id) => rest('GET', 'exam:status', { exam: id }, as) },
+    { name: 'GET exam:users', run: (as, id) => rest('GET', 'exam:users', { exam: id }, as) },
+    { name: 'POST exam:users', run: (as, id) => rest('POST', 'exam:users', { exam: id, users: as.user.id }, as) },
+    { name: 'PATCH exam', run: (as, id) => rest('PATCH', 'exam', { exam: id, title: 'Changed' }, as) },
+    { name: 'POST exam:summary', run: (as, id) => rest('POST', 'exam:summary', { exam: id, summary: 'Summary' }, as) },
   ],
   event: minimalProbes('event'),
   integration: [
-    { name: 'GET integration', needs: 'view', run: (as, id) => rest('GET', 'integration', { integration: id }, as) },
-    { name: 'PATCH integration', needs: 'modify', run: (as, id) => rest('PATCH', 'integration', { integration: id, active: 'false' }, as) },
+    { name: 'GET integration', run: (as, id) => rest('GET', 'integration', { integration: id }, as) },
+    { name: 'PATCH integration', run: (as, id) => rest('PATCH', 'integration', { integration: id, active: 'false' }, as) },
     // The keys act as the owner: no level opens them.
-    { name: 'GET integration:keys', needs: null, run: (as, id) => rest('GET', 'integration:keys', { integration: id }, as) },
+    { name: 'GET integration:keys', run: (as, id) => rest('GET', 'integration:keys', { integration: id }, as) },
   ],
   organization: [
-    { name: 'GET organization', needs: 'view', run: (as, id) => rest('GET', 'organization', { organization: id }, as) },
-    { name: 'PATCH organization', needs: 'modify', run: (as, id) => rest('PATCH', 'organization', { organization: id, title: 'Changed' }, as) },
+    { name: 'GET organization', run: (as, id) => rest('GET', 'organization', { organization: id }, as) },
+    { name: 'PATCH organization', run: (as, id) => rest('PATCH', 'organization', { organization: id, title: 'Changed' }, as) },
   ],
   quiz: [
-    { name: 'GET quiz', needs: 'view', run: (as, id) => rest('GET', 'quiz', { quiz: id }, as) },
-    { name: 'PATCH quiz', needs: 'modify', run: (as, id) => rest('PATCH', 'quiz', { quiz: id, title: 'Changed' }, as) },
+    { name: 'GET quiz', run: (as, id) => rest('GET', 'quiz', { quiz: id }, as) },
+    { name: 'PATCH quiz', run: (as, id) => rest('PATCH', 'quiz', { quiz: id, title: 'Changed' }, as) },
   ],
   scorm: minimalProbes('scorm'),
   tag: [
-    { name: 'GET tag', needs: 'view', run: (as, id) => rest('GET', 'tag', { tag: id }, as) },
-    { name: 'GraphQL updateTag', needs: 'modify', run: (as, id) => graphql(UpdateTagDocument, { input: { tag: id, title: 'Changed' } }, as) },
+    { name: 'GET tag', run: (as, id) => rest('GET', 'tag', { tag: id }, as) },
+    { name: 'GraphQL updateTag', run: (as, id) => graphql(UpdateTagDocument, { input: { tag: id, title: 'Changed' } }, as) },
   ],
   video: minimalProbes('video'),
 };
 
-/** The permission operations, for a holder of `held`; transfer comes last, as it changes the owner. */
-function permissionProbes(type: BuiltType, held: Level): Probe[] {
-  const scale = levelsOf(type);
+/**
+ * The permission operations, for a holder of `held` (`above`: the next level of the scale, none
+ * for the top one); transfer comes last, as it changes the owner.
+ */
+function permissionProbes(type: BuiltType, held: Level, above: Level | undefined): Probe[] {
   const call = (method: string, endpoint: string, user: string, permission?: string) => (as: Caller, id: string) =>
     rest(method, `${type}:${endpoint}`, { [type]: id, user, ...(permission ? { permission } : {}) }, as);
-  const above = scale[rank(type, held) + 1];
   return [
-    { name: 'check itself', needs: 'view', run: call('GET', 'permission', 'me', 'view') },
-    { name: 'check another user', needs: 'grant', run: call('GET', 'permission', third.user.id, 'view') },
-    { name: 'grant view', needs: 'grant', run: call('POST', 'permission', third.user.id, 'view') },
-    { name: `grant ${held} (its own level)`, needs: 'grant', run: call('POST', 'permission', third.user.id, held) },
-    ...(above ? [{ name: `grant ${above} (above its own level)`, needs: null, run: call('POST', 'permission', third.user.id, above) }] : []),
-    { name: 'revoke view', needs: 'grant', run: call('DELETE', 'permission', third.user.id, 'view') },
+    { name: 'check itself', run: call('GET', 'permission', 'me', 'view') },
+    { name: 'check another user', run: call('GET', 'permission', third.user.id, 'view') },
+    { name: 'grant view', run: call('POST', 'permission', third.user.id, 'view') },
+    { name: 'grant its own level', run: call('POST', 'permission', third.user.id, held) },
+    ...(above ? [{ name: 'grant the level above its own', run: call('POST', 'permission', third.user.id, above) }] : []),
+    { name: 'revoke view', run: call('DELETE', 'permission', third.user.id, 'view') },
     ...typeProbes[type],
-    { name: 'transfer', needs: 'admin', run: call('POST', 'transfer', third.user.id) },
+    { name: 'transfer', run: call('POST', 'transfer', third.user.id) },
   ];
+}
+
+/*
+ * What a holder of each level may do, written out by hand. One mark per level of the type's
+ * scale, lowest first: `+` allowed, `.` refused (PERMISSION_DENIED), `-` no such call at that
+ * level (nothing lies above the top level).
+ */
+const scale = ['view', 'report', 'control', 'modify', 'grant', 'admin'] as const;
+const moneyScale = ['view', 'report', 'control', 'modify', 'finances', 'grant', 'admin'] as const;
+
+//                                             view report control modify grant admin
+const permissionRows = {
+  'check itself':                              '+ + + + + +',
+  'check another user':                        '. . . . + +',
+  'grant view':                                '. . . . + +',
+  'grant its own level':                       '. . . . + +',
+  'grant the level above its own':             '. . . . . -',
+  'revoke view':                               '. . . . + +',
+  transfer:                                    '. . . . . +',
+};
+const readAndModify = {
+  'GraphQL read':                              '+ + + + + +',
+  'GraphQL update':                            '. . . + + +',
+};
+
+const matrix: Record<BuiltType, { levels: readonly Level[]; rows: Record<string, string> }> = {
+  class: {
+    levels: scale,
+    rows: {
+      ...permissionRows,
+      'GET class':                             '+ + + + + +',
+      'POST class:members':                    '. . + + + +',
+      'GraphQL updateClass':                   '. . . + + +',
+    },
+  },
+  course: { levels: scale, rows: { ...permissionRows, ...readAndModify } },
+  exam: {
+    levels: scale,
+    rows: {
+      ...permissionRows,
+      'GET exam':                              '+ + + + + +',
+      'GET exam:status':                       '+ + + + + +',
+      'GET exam:users':                        '. + + + + +',
+      'POST exam:users':                       '. . + + + +',
+      'PATCH exam':                            '. . . + + +',
+      'POST exam:summary':                     '. . . + + +',
+    },
+  },
+  //                                           view report control modify finances grant admin
+  event: {
+    levels: moneyScale,
+    rows: {
+      'check itself':                          '+ + + + + + +',
+      'check another user':                    '. . . . . + +',
+      'grant view':                            '. . . . . + +',
+      'grant its own level':                   '. . . . . + +',
+      'grant the level above its own':         '. . . . . . -',
+      'revoke view':                           '. . . . . + +',
+      transfer:                                '. . . . . . +',
+      'GraphQL read':                          '+ + + + + + +',
+      'GraphQL update':                        '. . . + + + +',
+    },
+  },
+  integration: {
+    levels: scale,
+    rows: {
+      ...permissionRows,
+      'GET integration':                       '+ + + + + +',
+      'PATCH integration':                     '. . . + + +',
+      // The keys act as the owner: no level opens them.
+      'GET integration:keys':                  '. . . . . .',
+    },
+  },
+  organization: {
+    levels: scale,
+    rows: {
+      ...permissionRows,
+      'GET organization':                      '+ + + + + +',
+      'PATCH organization':                    '. . . + + +',
+    },
+  },
+  quiz: {
+    levels: scale,
+    rows: {
+      ...permissionRows,
+      'GET quiz':                              '+ + + + + +',
+      'PATCH quiz':                            '. . . + + +',
+    },
+  },
+  scorm: { levels: scale, rows: { ...permissionRows, ...readAndModify } },
+  tag: {
+    levels: scale,
+    rows: {
+      ...permissionRows,
+      'GET tag':                               '+ + + + + +',
+      'GraphQL updateTag':                     '. . . + + +',
+    },
+  },
+  video: { levels: scale, rows: { ...permissionRows, ...readAndModify } },
+};
+
+/** The probes for a holder of `held`, each with whether the table allows it; every row names a probe. */
+function expectations(type: BuiltType, held: Level): { probes: Probe[]; allowed: (probe: Probe) => boolean } {
+  const { levels, rows } = matrix[type];
+  const column = levels.indexOf(held);
+  const probes = permissionProbes(type, held, levels[column + 1]);
+  const marks = new Map(Object.entries(rows).map(([name, row]) => [name, row.split(' ')]));
+  for (const [name, row] of marks) expect(row.length, `${type} ${name}: one mark per level`).toBe(levels.length);
+  const present = [...marks].filter(([, row]) => row[column] !== '-').map(([name]) => name);
+  expect(probes.map((p) => p.name).sort(), `${type} ${held}: the table and the probes name the same calls`).toEqual(present.sort());
+  return { probes, allowed: (probe) => marks.get(probe.name)![column] === '+' };
 }
 
 /** A new piece of `type` in `org`; an organization is its own content, with `third` as a member. */
@@ -205,31 +317,36 @@ async function listed(type: BuiltType, as: Caller): Promise<string[]> {
 }
 
 describe.each(builtTypes)('%s', (type) => {
+  it('its scale is the one the table states', () => {
+    expect(levelsOf(type)).toEqual(matrix[type].levels);
+  });
+
   it('a rule holder can do what its level allows, and nothing more', async () => {
-    for (const held of levelsOf(type)) {
+    for (const held of matrix[type].levels) {
       const id = await piece(type);
       // The owner grants the level through the contract.
       const granted = await t.rpc('POST', `${type}:permission`, { [type]: id, user: second.user.id, permission: held }, { as: owner });
       expect(granted.body).toMatchObject({ user: second.user.id, success: true });
-      const probes = permissionProbes(type, held);
-      await expectMatrix(type, second, id, (p) => p.needs !== null && allows(type, held, p.needs), probes, `${type} rule ${held}`);
+      const { probes, allowed } = expectations(type, held);
+      await expectMatrix(type, second, id, allowed, probes, `${type} rule ${held}`);
     }
   });
 
   it.skipIf(type === 'organization')('an organization member holds its content level on the organization content', async () => {
     // (On the organization itself, members hold view whatever their content level: permissions.test.ts.)
-    for (const held of levelsOf(type).filter((l) => l !== 'finances')) {
+    // A membership's content level answers like a rule of that level (no membership gives finances).
+    for (const held of matrix[type].levels.filter((l) => l !== 'finances')) {
       await t.db.prisma.organizationMember.update({ where: { organizationId_userId: { organizationId: org, userId: staff.user.id } }, data: { permContent: held } });
       const id = await piece(type);
-      const probes = permissionProbes(type, held);
-      await expectMatrix(type, staff, id, (p) => p.needs !== null && allows(type, held, p.needs), probes, `${type} member ${held}`);
+      const { probes, allowed } = expectations(type, held);
+      await expectMatrix(type, staff, id, allowed, probes, `${type} member ${held}`);
     }
   });
 
   it('a user of another organization gets the answer of an unknown id for every read and write', async () => {
     const id = type === 'organization' ? org : await piece(type);
     // A caller who may not view the content learns nothing of it: 403 NOT_FOUND, as for an id of nothing.
-    await expectMatrix(type, foreigner, id, () => false, permissionProbes(type, 'admin'), `${type} foreigner`, () => 'NOT_FOUND');
+    await expectMatrix(type, foreigner, id, () => false, permissionProbes(type, 'admin', undefined), `${type} foreigner`, () => 'NOT_FOUND');
     // Its own organization's content is its to manage.
     const own = type === 'organization' ? otherOrg : (await seedContent(t, type, owner, otherOrg)).id;
     expect((await rest('GET', `${type}:permission`, { [type]: own, user: 'me', permission: 'admin' }, foreigner)).detail).toContain('"permission":true');
@@ -255,5 +372,73 @@ describe.each(builtTypes)('%s', (type) => {
     expect(member).not.toContain(hidden.id);
     // Instance administrators see everything.
     expect(await listed(type, t.admin)).toEqual(expect.arrayContaining([granted.id, hidden.id, inOrg]));
+  });
+});
+
+/*
+ * Actions no content level decides, for three callers of one organization: an ordinary member
+ * (role member; content level modify, so it may change the organization's content), a manager
+ * (an admin of the organization) and an instance administrator. `ok`: allowed; otherwise the
+ * refusal's code (403), and a refused call writes nothing.
+ */
+type CallerName = 'member' | 'manager' | 'administrator';
+//                                              member               manager              administrator
+const byCaller: Record<string, Record<CallerName, string>> = {
+  'POST exam:settings freeze_round':         { member: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
+  'POST exam:settings hide_ingame_results':  { member: 'ok', manager: 'ok', administrator: 'ok' },
+  'PATCH organization':                      { member: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
+  'POST organization:department':            { member: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
+  'POST organization:members':               { member: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
+  'GraphQL setFeature':                      { member: 'ADMIN_ONLY', manager: 'ADMIN_ONLY', administrator: 'ok' },
+  'GraphQL notifications':                   { member: 'PERMISSION_DENIED', manager: 'PERMISSION_DENIED', administrator: 'ok' },
+};
+
+const outcomeOf = (r: Outcome) => (r.ok ? 'ok' : (r.code ?? r.detail));
+
+async function gqlText(query: string, variables: Record<string, unknown>, as: Caller): Promise<Outcome> {
+  const r = await t.gql(query, variables, { as });
+  const errors = r.body.errors as { extensions?: { code?: string } }[] | undefined;
+  return { ok: !errors && r.status === 200, code: errors?.[0]?.extensions?.code, detail: JSON.stringify(r.body) };
+}
+
+describe('actions decided by who the caller is', () => {
+  let home: string;
+  const callers = {} as Record<CallerName, Caller>;
+  let departments = 0;
+
+  beforeAll(async () => {
+    callers.member = await t.newCaller('plain-member');
+    callers.manager = await t.newCaller('organization-manager');
+    callers.administrator = t.admin;
+    home = (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Managed', ownerId: owner.user.id } })).id;
+    await t.db.prisma.organizationMember.createMany({
+      data: [
+        { organizationId: home, userId: callers.member.user.id, permOrganization: 'member', permContent: 'modify' },
+        { organizationId: home, userId: callers.manager.user.id, permOrganization: 'admin' },
+        { organizationId: home, userId: third.user.id },
+      ],
+    });
+  });
+
+  /** The calls; `exam` is a new exam of the organization, so that one caller's change is not the next one's no-op. */
+  const calls: Record<string, (as: Caller, exam: string) => Promise<Outcome>> = {
+    'POST exam:settings freeze_round': (as, exam) => rest('POST', 'exam:settings', { exam, freeze_round: true }, as),
+    'POST exam:settings hide_ingame_results': (as, exam) => rest('POST', 'exam:settings', { exam, hide_ingame_results: true }, as),
+    'PATCH organization': (as) => rest('PATCH', 'organization', { organization: home, title: `Managed ${++departments}` }, as),
+    'POST organization:department': (as) => rest('POST', 'organization:department', { organization: home, title: `Department ${++departments}` }, as),
+    'POST organization:members': (as) => rest('POST', 'organization:members', { organization: home, users: third.user.id }, as),
+    'GraphQL setFeature': (as) => gqlText('mutation { setFeature(feature: journeys, enabled: true) { feature } }', {}, as),
+    'GraphQL notifications': (as) => gqlText('{ notifications(first: 1) { edges { node { id } } } }', {}, as),
+  };
+
+  it.each(Object.keys(byCaller))('%s', async (name) => {
+    for (const caller of ['member', 'manager', 'administrator'] as const) {
+      const expected = byCaller[name]![caller];
+      const exam = (await seedContent(t, 'exam', owner, home)).id;
+      const before = await snapshot(t);
+      const r = await calls[name]!(callers[caller], exam);
+      expect(outcomeOf(r), `${name} as ${caller}: ${r.detail}`).toBe(expected);
+      if (expected !== 'ok') expect(await snapshot(t), `${name} as ${caller}: a refused call wrote something`).toEqual(before);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { Certificate, Exam, GradingPreset, Play, Prisma, QuizSet } from '../../generated/prisma/client.ts';
-import { can } from '../../auth/policy.ts';
+import { can, denied } from '../../auth/policy.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { enqueue } from '../../jobs/queue.ts';
@@ -248,6 +248,6 @@ export async function examCertificates<S extends Selection<'Certificate'>>(
   filters: { user?: string | null },
   query: S & { take?: number; skip?: number; cursor?: Prisma.CertificateWhereUniqueInput },
 ) {
-  if (!(await can(ctx, 'exam:results:read', exam))) throw new PermissionError('You need report permission on this exam to read its certificates');
+  if (!(await can(ctx, 'exam:certificates:read', exam))) throw denied('exam:certificates:read');
   return ctx.db.certificate.findMany({ ...query, where: { examId: exam.id, ...(filters.user ? { userId: filters.user } : {}) }, orderBy: [{ issuedAt: 'desc' }, { id: 'desc' }] });
 }

@@ -1,9 +1,9 @@
 import type { Context } from '../../context.ts';
 import type { Organization, Prisma } from '../../generated/prisma/client.ts';
-import { PermissionError, type AppError } from '../../errors.ts';
-import { can } from '../../auth/policy.ts';
+import type { AppError } from '../../errors.ts';
+import { assertMay, can, may } from '../../auth/policy.ts';
 import { unknownContent } from '../content/records.ts';
-import { assertOrganization, type OrganizationAccess } from '../../auth/organization-policy.ts';
+import type { OrganizationAccess } from '../../auth/organization-policy.ts';
 import { loaders } from '../loaders.ts';
 
 /** Competencies live in the library: both features must be on for the caller. */
@@ -26,7 +26,7 @@ export async function findOrganization(ctx: Context, code: string, argument = 'o
   const unknown = unknownContent('organization', code, argument);
   if (!organization) throw unknown;
   const access = await accessTo(ctx, organization);
-  if (!access.manager && !access.membership && !(await can(ctx, 'organization:read', organization))) throw unknown;
+  if (!may(ctx.viewer.user, 'organization:view-as-member', access) && !(await can(ctx, 'organization:read', organization))) throw unknown;
   return organization;
 }
 
@@ -54,28 +54,26 @@ export interface ReportScope {
  */
 export async function reportScope(ctx: Context, organization: Organization): Promise<ReportScope> {
   const access = await accessTo(ctx, organization);
+  assertMay(ctx.viewer.user, 'organization:competencies:report', access);
   if (access.canReport) return { scope: 'organization', access, members: access.visibleMembers };
-  if (access.ledDepartmentIds.length > 0) {
-    return { scope: 'departments', access, members: { organizationId: organization.id, departmentId: { in: access.ledDepartmentIds } } };
-  }
-  throw new PermissionError('Only organization reporters and department leaders see competency reports');
+  return { scope: 'departments', access, members: { organizationId: organization.id, departmentId: { in: access.ledDepartmentIds } } };
 }
 
 /** Members (and managers) read the competencies and the library of their organization; outsiders do not. */
 export async function isMemberReader(ctx: Context, organization: Organization): Promise<boolean> {
-  const access = await accessTo(ctx, organization);
-  return access.manager || access.membership !== null;
+  return may(ctx.viewer.user, 'organization:competencies:read', await accessTo(ctx, organization));
 }
 
 /** Members read the competencies they are to acquire; outsiders do not. */
 export async function memberAccess(ctx: Context, organization: Organization): Promise<OrganizationAccess> {
-  assertOrganization(await isMemberReader(ctx, organization), 'read competencies');
-  return accessTo(ctx, organization);
+  const access = await accessTo(ctx, organization);
+  assertMay(ctx.viewer.user, 'organization:competencies:read', access);
+  return access;
 }
 
 /** Competencies, requirements and library documents are set up by the organization's managers. */
 export async function managerAccess(ctx: Context, organization: Organization): Promise<OrganizationAccess> {
   const access = await accessTo(ctx, organization);
-  assertOrganization(access.manager, 'manage competencies and library documents');
+  assertMay(ctx.viewer.user, 'organization:competencies:update', access);
   return access;
 }

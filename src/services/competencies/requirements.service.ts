@@ -1,7 +1,8 @@
 import type { Context } from '../../context.ts';
 import type { LibraryDocument, Organization, Prisma, Requirement, RequirementProgress } from '../../generated/prisma/client.ts';
 import type { OrganizationAccess } from '../../auth/organization-policy.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
+import { ArgumentError } from '../../errors.ts';
+import { assertMay, may } from '../../auth/policy.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
@@ -58,7 +59,7 @@ export async function requirementViews(ctx: Context, organizationId: string, acc
   const educatorIds = [...new Set(requirements.flatMap((r) => (r.type === 'todo' ? todoSettings(r).educators : [])))];
   const viewer = ctx.viewer.user;
   // Educators are shown to whoever may see them: users the caller manages or organization members visible to it.
-  const visibleUsers: Prisma.UserWhereInput = viewer.admin
+  const visibleUsers: Prisma.UserWhereInput = may(viewer, 'instance:records:read-all')
     ? {}
     : { OR: [{ id: viewer.id }, { createdById: viewer.id }, { memberships: { some: access.visibleMembers } }] };
   const [content, documents, educators] = await Promise.all([
@@ -305,18 +306,13 @@ export async function recordProgress(ctx: Context, raw: Record<string, unknown>)
     if (input.user !== 'me') await findUser(ctx, userId);
     throw new ArgumentError('user', 'is not a member of this organization', 'NOT_MEMBER');
   }
-  const self = userId === ctx.viewer.user.id;
   const visible = await ctx.db.organizationMember.count({ where: { AND: [access.visibleMembers, { userId }] } });
   const educator = requirement.type === 'todo' && todoSettings(requirement).type === 'training' && todoSettings(requirement).educators.includes(ctx.viewer.user.id);
-  const reviewer =
-    educator ||
-    (visible > 0 && (access.canManageMembers || (membership.departmentId !== null && access.ledDepartmentIds.includes(membership.departmentId))));
-  if (!reviewer && !self) throw new PermissionError('You may not record progress for this member');
-  if (!reviewer && input.status === 'completed' && !selfCompletable(requirement)) {
-    throw new PermissionError('This requirement is completed by a reviewer');
-  }
+  const review = { access, member: membership, visible: visible > 0, educator };
+  assertMay(ctx.viewer.user, 'requirement:progress:record', review);
+  if (input.status === 'completed' && !selfCompletable(requirement)) assertMay(ctx.viewer.user, 'requirement:progress:complete', review);
   if (input.completedAt !== undefined) {
-    if (!reviewer) throw new PermissionError('Only reviewers date completions');
+    assertMay(ctx.viewer.user, 'requirement:progress:date', review);
     if (input.status !== 'completed') throw conflict('completedAt', 'applies to completed only');
     if (input.completedAt.getTime() > Date.now()) throw new ArgumentError('completedAt', 'must not be in the future');
   }

@@ -120,7 +120,7 @@ async function changeExam(ctx: Context, input: z.output<typeof s.updateExamWithS
   }
   if (input.end !== undefined) data.end = input.end;
   if (input.deadline !== undefined) data.deadline = input.deadline;
-  if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, exam, input.organization, 'exam');
+  if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, exam, input.organization, 'exam:organization:update');
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.exam.update({ ...query, where: { id: exam.id }, data });
     if (Object.keys(data).length > 0) await audit(ctx, tx, 'exam.update', exam.id);

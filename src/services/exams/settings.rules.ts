@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Exam } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
-import { can } from '../../auth/policy.ts';
+import { can, deniedArgument } from '../../auth/policy.ts';
 import { isConfigurable } from '../grading/grades.ts';
 import { findUsablePreset } from '../grading/grading.service.ts';
 import {
@@ -98,7 +98,7 @@ export async function checkRules(ctx: Context, facts: ExamFacts, before: StoredS
 
   for (const name of ['freezeRound', 'archive'] as const) {
     if ((before[name] ?? false) !== (after[name] ?? false) && !(await facts.isManager())) {
-      throw new ArgumentError(name, 'only managers of the exam (admin permission on it) may change it', 'PERMISSION_DENIED');
+      throw deniedArgument('exam:settings:manage', name);
     }
   }
 

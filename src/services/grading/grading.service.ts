@@ -1,6 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Exam, GradingPreset, Prisma, QuizSet } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
+import { assertMay, may, refused } from '../../auth/policy.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
@@ -30,7 +31,7 @@ export function usablePresetsWhere(ctx: Context): Prisma.GradingPresetWhereInput
 }
 
 /** Presets the viewer may read: the usable ones; instance administrators read every preset. */
-export const readablePresetsWhere = (ctx: Context): Prisma.GradingPresetWhereInput => (ctx.viewer.user.admin ? {} : usablePresetsWhere(ctx));
+export const readablePresetsWhere = (ctx: Context): Prisma.GradingPresetWhereInput => (may(ctx.viewer.user, 'instance:records:read-all') ? {} : usablePresetsWhere(ctx));
 
 /** A custom preset of the viewer (not global, not of an organization). */
 export const isOwn = (ctx: Context, p: GradingPreset) => !p.global && p.organizationId === null && p.ownerId === ctx.viewer.user.id;
@@ -111,8 +112,8 @@ export async function findUsablePreset(ctx: Context, code: string, argument: str
   const preset = await ctx.db.gradingPreset.findFirst({ where: { AND: [{ id: code }, readablePresetsWhere(ctx)] } });
   if (!preset) throw new ArgumentError(argument, `no grading preset with identification string '${code}' (or custom, none)`, 'NOT_FOUND');
   // Other callers read only what they may use.
-  if (ctx.viewer.user.admin && !(await ctx.db.gradingPreset.count({ where: { AND: [{ id: code }, usablePresetsWhere(ctx)] } }))) {
-    throw new PermissionError('You may not use this grading preset: only global presets, your own and those of your organizations');
+  if (may(ctx.viewer.user, 'instance:records:read-all') && !(await ctx.db.gradingPreset.count({ where: { AND: [{ id: code }, usablePresetsWhere(ctx)] } }))) {
+    throw refused('grading-preset:use');
   }
   return preset;
 }
@@ -123,7 +124,7 @@ async function findChangeablePreset(ctx: Context, code: string, action: 'modify'
   if (preset.global || preset.organizationId) {
     throw new PermissionError(`${preset.global ? 'Global' : 'Organization'} grading presets cannot be ${action === 'modify' ? 'modified' : 'removed'}`, 'PRESET_READ_ONLY');
   }
-  if (!ctx.viewer.user.admin && preset.ownerId !== ctx.viewer.user.id) throw new PermissionError(`Only its owner may ${action} a grading preset`);
+  assertMay(ctx.viewer.user, action === 'modify' ? 'grading-preset:update' : 'grading-preset:delete', preset);
   return preset;
 }
 

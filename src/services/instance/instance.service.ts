@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { User } from '../../generated/prisma/client.ts';
-import { PermissionError } from '../../errors.ts';
+import { assertMay } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { bool, code, oneOf, parseInput } from '../validation.ts';
 import { features, type Feature } from './settings.service.ts';
@@ -15,7 +15,7 @@ const setFeatureInput = z.object({
 });
 
 function requireAdministrator(ctx: Context): void {
-  if (!ctx.viewer.user.admin) throw new PermissionError('Only instance administrators may change instance settings', 'ADMIN_ONLY');
+  assertMay(ctx.viewer.user, 'instance:settings:update');
 }
 
 export interface FeatureState {

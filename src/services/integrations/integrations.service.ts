@@ -3,7 +3,7 @@ import type { SystemContext } from '../../jobs/system.ts';
 import type { Integration, Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { allowedWhere, assertCan } from '../../auth/policy.ts';
+import { allowedWhere, assertCan, may } from '../../auth/policy.ts';
 import type { ActionOn } from '../../auth/actions.ts';
 import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/records.ts';
@@ -39,7 +39,7 @@ export async function visibleIntegrationsWhere(ctx: Context, search?: string): P
 
 /** The integrations a user owns, as a relation loaded with the user: the viewer's own (administrators: any user's). */
 export const ownIntegrationsQuery = (ctx: Context) => ({
-  ...(ctx.viewer.user.admin ? {} : { where: { ownerId: ctx.viewer.user.id } }),
+  ...(may(ctx.viewer.user, 'instance:records:read-all') ? {} : { where: { ownerId: ctx.viewer.user.id } }),
   orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
 });
 
@@ -107,7 +107,7 @@ export async function updateIntegration(ctx: Context, raw: Record<string, unknow
   const integration = await findIntegration(ctx, input.integration, 'integration:update', query);
   const data: Prisma.IntegrationUncheckedUpdateInput = {};
   if (input.active !== undefined) data.active = input.active;
-  if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, integration, input.organization, 'integration');
+  if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, integration, input.organization, 'integration:organization:update');
   if (Object.keys(data).length === 0) return integration;
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.integration.update({ ...query, where: { id: integration.id }, data });

@@ -3,7 +3,7 @@
  * resume, or restart their journey. Each is recorded as a change event of source `operator`.
  */
 import { z } from 'zod';
-import { canEach } from '../../auth/policy.ts';
+import { canEach, denied } from '../../auth/policy.ts';
 import type { Context } from '../../context.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError, PermissionError } from '../../errors.ts';
@@ -34,10 +34,10 @@ export async function changeJourneyUser(ctx: Context, raw: Record<string, unknow
   const input = parseInput(manualChangeInput, raw);
   const exam = await ctx.db.exam.findFirst({ where: { id: input.exam, archived: false }, include: { journey: { include: journeyInclude } } });
   if (!exam) throw unknownContent('exam', input.exam);
-  const [view, control] = await canEach(ctx, [['exam:read', exam], ['exam:users:update', exam]]);
+  const [view, control] = await canEach(ctx, [['exam:read', exam], ['exam:users:journeys:update', exam]]);
   if (!view) throw unknownContent('exam', input.exam);
   await ctx.settings.require('journeys', ctx.viewer.user);
-  if (!control) throw new PermissionError("You need control permission on this exam to change its users' journeys");
+  if (!control) throw denied('exam:users:journeys:update');
   if (!exam.journey) throw new ArgumentError('exam', 'the exam starts no journey', 'NO_JOURNEY');
   const journey = loaded(exam.journey);
   if (!journey) throw new ArgumentError('exam', 'the journey has not been published yet: nobody is in it', 'NOT_PUBLISHED');

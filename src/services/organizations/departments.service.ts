@@ -3,8 +3,8 @@ import type { Db } from '../../db/client.ts';
 import type { Department, DepartmentLeader, Organization, Prisma, User } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { assertMay } from '../../auth/policy.ts';
 import {
-  assertOrganization,
   defaultLevels,
   withDescendants,
   type MemberLevels,
@@ -191,7 +191,7 @@ async function assertMembers(tx: Tx, organizationId: string, userIds: string[]):
 /** Departments are the organization's structure: only its managers change them. */
 async function managedOrganization(ctx: Context, code: string): Promise<string> {
   const access = await organizationFor(ctx, code);
-  assertOrganization(access.manager, 'manage departments');
+  assertMay(ctx.viewer.user, 'organization:departments:update', access);
   return access.organization.id;
 }
 

@@ -1,8 +1,8 @@
 import type { Context } from '../../context.ts';
 import type { Department, Organization, OrganizationMember, Prisma, User } from '../../generated/prisma/client.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
-import { assertAllowed, userPolicy } from '../../auth/policy.ts';
-import { assertOrganization, canGrantLevels, defaultLevels, type MemberLevels, type OrganizationAccess } from '../../auth/organization-policy.ts';
+import { ArgumentError } from '../../errors.ts';
+import { assertAllowed, assertMay, userPolicy } from '../../auth/policy.ts';
+import { canGrantLevels, defaultLevels, type MemberLevels, type OrganizationAccess } from '../../auth/organization-policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findUser, findUsers } from '../users/access.ts';
 import { forgetLoaded, loaders } from '../loaders.ts';
@@ -62,7 +62,7 @@ async function managedOrganizations(ctx: Context, codes: string[], argument: str
   const out: OrganizationAccess[] = [];
   for (const code of new Set(codes)) {
     const access = await organizationFor(ctx, code, argument);
-    assertOrganization(access.canManageMembers, 'manage members');
+    assertMay(ctx.viewer.user, 'organization:members:update', access);
     out.push(access);
   }
   return out;
@@ -205,7 +205,7 @@ async function removeMemberships(ctx: Context, request: Omit<WriteRequest, 'opti
       const organizationId = access.organization.id;
       const members = await tx.organizationMember.findMany({ where: { organizationId, userId: { in: userIds } } });
       for (const m of members) {
-        if (!canGrantLevels(access, m)) throw new PermissionError(`You may not remove member '${m.userId}', whose levels are above your own`);
+        assertAllowed(canGrantLevels(access, m), `You may not remove member '${m.userId}', whose levels are above your own`);
       }
       const ids = members.map((m) => m.userId);
       await tx.departmentLeader.deleteMany({ where: { userId: { in: ids }, department: { organizationId } } });

@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import type { Organization, Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { organizationAccess, organizationRights, type OrganizationAccess } from '../../auth/organization-policy.ts';
-import { allowedWhere, assertCan } from '../../auth/policy.ts';
+import { allowedWhere, assertCan, may } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { forgetContent } from '../content/records.ts';
 import { forgetLoaded } from '../loaders.ts';
@@ -26,7 +26,7 @@ export async function organizationFor(ctx: Context, code: string, argument = 'or
   if (!organization) throw unknownContent('organization', code, argument);
   const access = await organizationAccess(ctx.db, ctx.viewer, organization);
   // Managers and members view it; only the others need their rules looked up.
-  if (!access.manager && !access.membership) await assertCan(ctx, 'organization:read', organization, unknownContent('organization', code, argument));
+  if (!may(ctx.viewer.user, 'organization:view-as-member', access)) await assertCan(ctx, 'organization:read', organization, unknownContent('organization', code, argument));
   return access;
 }
 

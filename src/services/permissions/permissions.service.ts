@@ -1,9 +1,9 @@
 import type { Context } from '../../context.ts';
 import type { PermissionRule, User } from '../../generated/prisma/client.ts';
-import { assertCan, canEach, heldLevels, userPolicy } from '../../auth/policy.ts';
+import { assertCan, assertWithinOwnLevel, canEach, heldLevels, userPolicy } from '../../auth/policy.ts';
 import { includes, levelsUpTo, organizationOf, rank } from '../../auth/permissions.ts';
 import type { Level } from '../../auth/levels.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
+import { ArgumentError } from '../../errors.ts';
 import { findUsers } from '../users/access.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
@@ -70,9 +70,7 @@ async function ruleChange(ctx: Context, type: ContentType, raw: Record<string, u
   const input = parseInput(s.permissionInput(type, parameter), raw);
   const content = await loadContent(ctx.db, type, input.content, parameter);
   const own = await assertCan(ctx, `${type}:permission:${verb}`, content, unknownContent(type, input.content, parameter));
-  if (rank(type, input.permission) > rank(type, own)) {
-    throw new PermissionError(`You cannot ${verb} ${input.permission}: it is above your own level (${own})`);
-  }
+  assertWithinOwnLevel(type, verb, input.permission, own);
   const user = await namedUser(ctx, input.user, content);
   return { content, user, rule: { contentType: type, contentId: content.id, userId: user.id, level: input.permission } };
 }

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { Exam, Play, PlayAnswer, Prisma } from '../../generated/prisma/client.ts';
-import { can, canEach } from '../../auth/policy.ts';
+import { can, canEach, denied } from '../../auth/policy.ts';
 import { ArgumentError, BusyError, PermissionError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { cancel } from '../../jobs/queue.ts';
@@ -335,10 +335,10 @@ export async function gradeAnswer<S extends Selection<'PlayAnswer'>>(ctx: Contex
   const found = await ctx.db.play.findUnique({ where: { id: input.play }, include: { exam: true, quiz: true } });
   if (!found) throw unknownPlay(input.play);
   const [viewable, allowed] = found.exam
-    ? await canEach(ctx, [['exam:read', found.exam], ['exam:results:grade', found.exam]])
-    : await canEach(ctx, [['quiz:read', found.quiz], ['quiz:update', found.quiz]]);
+    ? await canEach(ctx, [['exam:read', found.exam], ['exam:answers:grade', found.exam]])
+    : await canEach(ctx, [['quiz:read', found.quiz], ['quiz:answers:grade', found.quiz]]);
   if (!viewable || (found.exam?.archived ?? false)) throw unknownPlay(input.play);
-  if (!allowed) throw new PermissionError(found.exam ? 'You need control permission on the exam to grade its answers' : 'You need modify permission on the Quiz set to grade its answers');
+  if (!allowed) throw denied(found.exam ? 'exam:answers:grade' : 'quiz:answers:grade');
   const graded = new FinishedPlays();
   const saved = await ctx.db.$transaction(async (tx) => {
     const play = (await lockedPlay(tx, input.play))!;

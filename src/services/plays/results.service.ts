@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import type { Exam, Play, PlayAnswer, Prisma, QuizSet } from '../../generated/prisma/client.ts';
-import { can, canEach } from '../../auth/policy.ts';
+import { assertMay, can, canEach, denied } from '../../auth/policy.ts';
 import { PermissionError } from '../../errors.ts';
 import { unknownContent } from '../content/records.ts';
 import { findExam } from '../exams/access.ts';
@@ -50,9 +50,10 @@ export async function assertMayList(ctx: Context, type: 'exam' | 'quiz', content
   const notFound = type === 'exam' ? unknownContent('exam', id) : unknownQuizSet(id);
   if (!content) throw notFound;
   if (user === ctx.viewer.user.id) return;
-  const [view, report] = await canEach(ctx, type === 'exam' ? [['exam:read', content], ['exam:results:read', content]] : [['quiz:read', content], ['quiz:results:read', content]]);
+  const refused = type === 'exam' ? 'exam:results:read' : 'quiz:results:list';
+  const [view, report] = await canEach(ctx, [[`${type}:read`, content], [refused, content]]);
   if (!view) throw notFound;
-  if (!report) throw new PermissionError(`You need report permission on this ${type === 'exam' ? 'exam' : 'Quiz set'} to read its results`);
+  if (!report) throw denied(refused);
 }
 
 /** GET quiz:results:user: practice results of the user (an unknown user simply has none). */
@@ -107,14 +108,14 @@ export async function deletePlayResult(ctx: Context, raw: Record<string, unknown
   if (!view && play.userId !== ctx.viewer.user.id) throw unknownPlay(id);
   if (!play.exam) {
     if (!report && play.userId !== ctx.viewer.user.id) throw unknownPlay(id);
-    if (!ctx.viewer.user.admin) throw new PermissionError('Only administrators may forget a result outside an exam', 'PERMISSION_DENIED');
+    assertMay(ctx.viewer.user, 'result:forget');
     await ctx.db.play.update({ where: { id }, data: { userId: null, forgottenAt: play.forgottenAt ?? new Date() } });
     return { play: id, forgotten: true };
   }
   const exam = play.exam;
   if (!(await can(ctx, 'exam:results:archive', exam))) {
     if (!report && play.userId !== ctx.viewer.user.id) throw unknownPlay(id);
-    throw new PermissionError('You need control permission on this exam to archive its results');
+    throw denied('exam:results:archive');
   }
   const [rules] = await examRules(ctx.db, [exam]);
   if (!rules!.archive) throw new PermissionError("Archiving results is not enabled for this exam (its 'archive' setting is off)", 'ARCHIVE_DISABLED');
@@ -148,7 +149,7 @@ export interface ResultFilters {
  * attempt; archived ones only when asked for. `query` carries the caller's nested selection.
  */
 export async function examResults<S extends Selection<'Play'>>(ctx: Context, exam: Exam, filters: ResultFilters, query: S & { take?: number; skip?: number; cursor?: Prisma.PlayWhereUniqueInput }) {
-  if (!(await can(ctx, 'exam:results:read', exam))) throw new PermissionError('You need report permission on this exam to read its results');
+  if (!(await can(ctx, 'exam:results:read', exam))) throw denied('exam:results:read');
   return ctx.db.play.findMany({
     ...query,
     where: {
@@ -163,7 +164,7 @@ export async function examResults<S extends Selection<'Play'>>(ctx: Context, exa
 
 /** A Quiz set's practice results for GraphQL (report on the Quiz set), forgotten ones included. */
 export async function quizResults<S extends Selection<'Play'>>(ctx: Context, quiz: QuizSet, filters: Pick<ResultFilters, 'user'>, query: S & { take?: number; skip?: number; cursor?: Prisma.PlayWhereUniqueInput }) {
-  if (!(await can(ctx, 'quiz:results:read', quiz))) throw new PermissionError('You need report permission on this Quiz set to read its results');
+  if (!(await can(ctx, 'quiz:results:list', quiz))) throw denied('quiz:results:list');
   return ctx.db.play.findMany({
     ...query,
     where: { quizId: quiz.id, examId: null, archived: false, ...(filters.user ? { userId: filters.user } : {}) },

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import type { Prisma, Question } from '../../generated/prisma/client.ts';
-import { allowedWhere, can, denied } from '../../auth/policy.ts';
+import { allowedWhere, can, denied, may } from '../../auth/policy.ts';
 import type { ActionOn } from '../../auth/actions.ts';
 import { ArgumentError } from '../../errors.ts';
 import { viewableQuizSetsWhere } from '../quizzes/access.ts';
@@ -21,7 +21,7 @@ export const quizOfScope = (scope: string) => (scope.startsWith('quiz:') ? scope
 
 /** Questions the viewer may view, as a filter (lists, single reads and GraphQL nodes). */
 export async function visibleQuestionsWhere(ctx: Context): Promise<Prisma.QuestionWhereInput> {
-  if (ctx.viewer.user.admin) return {};
+  if (may(ctx.viewer.user, 'instance:records:read-all')) return {};
   const [own, quizzes] = await Promise.all([allowedWhere(ctx, 'question:read'), viewableQuizSetsWhere(ctx)]);
   return { OR: [own as Prisma.QuestionWhereInput, { items: { some: { quiz: quizzes } } }] };
 }

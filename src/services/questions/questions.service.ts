@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Prisma, Question } from '../../generated/prisma/client.ts';
-import { allowedWhere } from '../../auth/policy.ts';
-import { ArgumentError, PermissionError } from '../../errors.ts';
+import { allowedWhere, refused } from '../../auth/policy.ts';
+import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { deleteFiles, storeFile } from '../files/files.service.ts';
@@ -172,7 +172,7 @@ export async function upsertQuestion(ctx: Context, raw: Record<string, unknown>,
   const organization = existing
     ? input.organization === undefined
       ? undefined
-      : await movedOrganization(ctx, existing, input.organization ?? 'none', 'question')
+      : await movedOrganization(ctx, existing, input.organization ?? 'none', 'question:organization:update')
     : await resolveOrganization(ctx, me, input.organization);
   const links = Object.fromEntries(media.flatMap((m) => ('url' in m ? [[m.field, { filename: m.filename, url: m.url }]] : [])));
   const data: QuestionData = { ...input.data, ...(tags && { tags }), ...(Object.keys(links).length > 0 && { mediaLinks: links }) };
@@ -197,10 +197,9 @@ export async function upsertQuestion(ctx: Context, raw: Record<string, unknown>,
       if (count === 1) question = await tx.question.findUniqueOrThrow({ where: { id } });
       else {
         const current = await tx.question.findUniqueOrThrow({ where: { scope_externalId: { scope, externalId: input.externalId } } });
-        // Created by a concurrent call since it was read: its organization was decided for a create.
-        if (organization !== undefined && current.ownerId !== (existing?.ownerId ?? me.id)) {
-          throw new PermissionError('Only the owner of the question or an administrator may change its organization');
-        }
+        // Created by a concurrent call since it was read: its organization was decided for a create
+        // by its expected owner, which is not the owner of the row found.
+        if (organization !== undefined && current.ownerId !== (existing?.ownerId ?? me.id)) throw refused('question:organization:update');
         await deleteFiles(tx, await questionFileIds(tx, current.id));
         question = await tx.question.update({
           where: { id: current.id },

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Prisma, Question, Skill } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
+import { may } from '../../auth/policy.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/audit.service.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -17,7 +18,7 @@ import * as s from './questions.schemas.ts';
  */
 
 export function visibleSkillsWhere(ctx: Context): Prisma.SkillWhereInput {
-  return ctx.viewer.user.admin ? {} : { ownerId: ctx.viewer.user.id };
+  return may(ctx.viewer.user, 'instance:records:read-all') ? {} : { ownerId: ctx.viewer.user.id };
 }
 
 /** The viewer's skills (administrators: all), by identifier. */

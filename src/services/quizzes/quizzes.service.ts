@@ -74,7 +74,7 @@ export async function updateQuizSet(ctx: Context, raw: Record<string, unknown>, 
     data.language = input.language;
   }
   if (input.description !== undefined) data.description = input.description || null;
-  if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, quiz, input.organization, 'Quiz set');
+  if (input.organization !== undefined) data.organizationId = await movedOrganization(ctx, quiz, input.organization, 'quiz:organization:update');
   if (Object.keys(data).length === 0) return quiz;
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.quizSet.update({ ...query, where: { id: quiz.id }, data });

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Prisma, User } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
-import { assertAllowed, userPolicy } from '../../auth/policy.ts';
+import { assertAllowed, may, userPolicy } from '../../auth/policy.ts';
 import { selectsRelations, type Selection } from '../selection.ts';
 
 /**
@@ -42,7 +42,7 @@ export const readableOrNull = <T extends Pick<User, 'id' | 'createdById'>>(ctx: 
 export const manages = (ctx: Context, user: Pick<User, 'id' | 'createdById'>) => userPolicy.manage(ctx.viewer, user);
 
 /** The creator of a user, as a relation loaded with it: shown when the viewer may read it. */
-export const managerQuery = (ctx: Context) => (ctx.viewer.user.admin ? {} : { where: userPolicy.readWhere(ctx.viewer) });
+export const managerQuery = (ctx: Context) => (may(ctx.viewer.user, 'instance:records:read-all') ? {} : { where: userPolicy.readWhere(ctx.viewer) });
 
 /**
  * Users named by identification strings (`me` is the viewer), in order and without repeats; every
@@ -53,7 +53,7 @@ export const managerQuery = (ctx: Context) => (ctx.viewer.user.admin ? {} : { wh
 export async function findUsers(ctx: Context, codes: string[], argument: string, seen?: Prisma.UserWhereInput): Promise<User[]> {
   const ids = [...new Set(codes.map((c) => (c === 'me' ? ctx.viewer.user.id : c)))];
   // Administrators read every user (and an empty filter inside OR would match none).
-  const visible = seen && !ctx.viewer.user.admin ? { OR: [userPolicy.readWhere(ctx.viewer), seen] } : userPolicy.readWhere(ctx.viewer);
+  const visible = seen && !may(ctx.viewer.user, 'instance:records:read-all') ? { OR: [userPolicy.readWhere(ctx.viewer), seen] } : userPolicy.readWhere(ctx.viewer);
   const found = new Map((await ctx.db.user.findMany({ where: { AND: [{ id: { in: ids } }, visible] } })).map((u) => [u.id, u]));
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw unknownUser(argument, missing);
@@ -78,7 +78,7 @@ export async function findEditableUser(ctx: Context, code: string): Promise<User
 export function managedUsersWhere(ctx: Context, search?: string): Prisma.UserWhereInput {
   return {
     generated: false,
-    ...(ctx.viewer.user.admin ? {} : { createdById: ctx.viewer.user.id }),
+    ...(may(ctx.viewer.user, 'instance:records:read-all') ? {} : { createdById: ctx.viewer.user.id }),
     ...(search
       ? {
           OR: [

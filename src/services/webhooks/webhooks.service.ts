@@ -3,7 +3,7 @@ import type { Organization, Prisma, Webhook, WebhookDelivery } from '../../gener
 import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { cancel } from '../../jobs/queue.ts';
-import { assertOrganization } from '../../auth/organization-policy.ts';
+import { assertMay, may } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { organizationFor } from '../organizations/organizations.service.ts';
 import { loaders } from '../loaders.ts';
@@ -17,18 +17,18 @@ import { newSigningSecret } from './signature.ts';
 
 type WebhookSelection = Selection<'Webhook'>;
 
-/** Webhooks are read by the organization's managers only (organizationAccess(...).manager). */
+/** Webhooks are read by the organization's managers only. */
 async function managesWebhooksOf(ctx: Context, organization: Organization): Promise<boolean> {
-  return (await loaders(ctx).organizationAccess.load(organization)).manager;
+  return may(ctx.viewer.user, 'organization:webhooks:update', await loaders(ctx).organizationAccess.load(organization));
 }
 
 async function assertManager(ctx: Context, organization: Organization): Promise<void> {
-  assertOrganization(await managesWebhooksOf(ctx, organization), 'manage webhooks');
+  assertMay(ctx.viewer.user, 'organization:webhooks:update', await loaders(ctx).organizationAccess.load(organization));
 }
 
 async function managedOrganization(ctx: Context, id: string): Promise<Organization> {
   const access = await organizationFor(ctx, id);
-  assertOrganization(access.manager, 'manage webhooks');
+  assertMay(ctx.viewer.user, 'organization:webhooks:update', access);
   return access.organization;
 }
 
