@@ -12,7 +12,7 @@ import type { Notifier } from './services/notifications/notifications.service.ts
 import type { LiveResults } from './services/plays/live-results.ts';
 import type { ExamStarts } from './services/plays/exam-starts.ts';
 import type { AnswerWriter, PlayClaimer } from './services/plays/player-statements.ts';
-import type { PlayFinisher } from './services/plays/plays.service.ts';
+import type { PlayFinisher } from './services/plays/finish-requests.ts';
 import type { RateLimitState } from './errors.ts';
 
 /** Long-lived dependencies shared by every request: built once in main.ts (or by a test). */

@@ -14,7 +14,8 @@ import { parseInput } from '../validation.ts';
 import { examRules, inExamPeriod, type PlayRules } from './exam-rules.ts';
 import { deriveStatus } from '../exams/status.ts';
 import { unknownPlay } from './play-access.ts';
-import { settlePlay, settlePlays, type AnswerFacts, type SettledPlay, type SettleOptions } from './settle.ts';
+import { settlePlay, settlePlays, type AnswerFacts, type SettleOptions } from './settle.ts';
+import type { FinishOutcome, FinishRequest, PlayFinisher } from './finish-requests.ts';
 import { Batcher } from '../../batcher.ts';
 import * as s from './plays.schemas.ts';
 import { unknownQuizSet } from '../quizzes/access.ts';
@@ -250,18 +251,6 @@ async function lockedPlays(tx: Tx, ids: readonly string[]): Promise<Map<string, 
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** A play to finish: the player's own (`userId`), or the service's (an overdue or questionless play, whoever's it is). */
-export interface FinishRequest {
-  play: string;
-  userId?: string;
-  now: Date;
-  /** The time limit's timer: only a play whose deadline has passed. */
-  onlyOverdue?: boolean;
-}
-
-/** The finished play, or why the player may not finish it; null where the service's own finish found nothing open. */
-export type FinishOutcome = { play: SettledPlay } | { refusal: Error } | null;
-
 /**
  * Finishes open plays by their rules in one transaction: each is scored with the answers it has
  * (its answers and the play locked together, so an answer and the finish never interleave), its
@@ -316,9 +305,6 @@ export async function finishPlay<S extends Selection<'Play'>>(ctx: Context, raw:
   if (!query || !selectsRelations(query)) return outcome.play;
   return ctx.db.play.findUniqueOrThrow({ ...query, where: { id: input.play } });
 }
-
-/** Finishes as players send them: those that arrive together in one transaction (a group commit, src/batcher.ts). */
-export type PlayFinisher = Batcher<FinishRequest, FinishOutcome>;
 
 export function playFinisher(ctx: () => Pick<Context, 'db' | 'examStarts' | 'live'>, concurrency: number): PlayFinisher {
   return new Batcher((requests) => finishPlays(ctx(), requests), { concurrency, keyOf: (r) => r.play });

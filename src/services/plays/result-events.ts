@@ -2,7 +2,7 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import type { WebhookEvent } from '../webhooks/webhooks.schemas.ts';
 import { resultEventData } from './result-record.ts';
-import type { SettledPlay } from './settle.ts';
+import type { SettledPlay } from './finish-requests.ts';
 
 /**
  * Where a finished play's result is announced: `exam-play-result` (exam) or `quiz-play-result`

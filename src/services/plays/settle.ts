@@ -5,10 +5,11 @@ import { recordExamRequirements } from './competency-progress.ts';
 import type { PlayRules } from './exam-rules.ts';
 import { announceResult, resultEventOf } from './result-events.ts';
 import { gradeOf, scoreAnswer, totalsOf, type AnswerScore } from './scoring.ts';
+import type { SettledPlay } from './finish-requests.ts';
 
 type Tx = Prisma.TransactionClient;
 
-export type SettledPlay = Prisma.PlayGetPayload<{ include: { exam: true; quiz: true } }>;
+export type { SettledPlay } from './finish-requests.ts';
 
 /** What scoring reads of an answer. */
 export type AnswerFacts = Pick<PlayAnswer, 'questionId' | 'response' | 'hints' | 'solutionSteps' | 'points' | 'pointsMaximum' | 'evaluated' | 'gradedById'>;
