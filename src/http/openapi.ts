@@ -8,9 +8,8 @@ import { guideMarkdown } from './guide.ts';
 
 /**
  * The OpenAPI 3.1 description of the REST/RPC contract at /api/openapi.json, generated from the
- * operation catalogue (rest/operations.ts) and, where they say more, the services' zod schemas
- * (rest/argument-details.ts). Nothing here is written per operation: an operation added to the
- * catalogue appears by itself.
+ * operation table (rest/operations.ts), whose arguments come from the zod schemas the services
+ * parse. Nothing here is written per operation: an operation added to the table appears by itself.
  */
 
 /** Every code a REST call can answer with, so a generated example is a real code. */
@@ -84,7 +83,7 @@ function operationObject(operation: Operation): JsonSchema {
   if (operation.method === 'GET') {
     for (const argument of operation.arguments) {
       if (isCustomFieldPattern(argument)) continue;
-      const schema = argumentSchema(argument, operation);
+      const schema = argumentSchema(argument);
       const { description, ...rest } = schema;
       parameters.push({
         name: argument.name,

@@ -1,5 +1,4 @@
 import type { Argument, Operation, OutputField, OutputType, ValueType } from './operations.ts';
-import { zodDetail } from './argument-details.ts';
 
 /**
  * JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1 and of MCP tool schemas) for the operation
@@ -29,6 +28,7 @@ function scalar(type: ValueType, argument: Argument): JsonSchema {
       if (argument.values) s.enum = [...argument.values];
       if (argument.min !== undefined) s.minLength = argument.min;
       if (argument.max !== undefined) s.maxLength = argument.max;
+      if (argument.pattern !== undefined) s.pattern = argument.pattern;
       return s;
     }
     case 'integer':
@@ -74,14 +74,30 @@ function hashSchema(fields: readonly Argument[]): JsonSchema {
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
-/** The schema of one documented argument; `operation` adds the detail of its service's zod schema. */
-export function argumentSchema(argument: Argument, operation?: Operation): JsonSchema {
+const words = (name: string) => name.replace(/_/g, ' ');
+
+/** What an argument is, from its type alone: said where nothing more specific is. */
+function typeDescription(argument: Argument, types: readonly ValueType[]): string {
+  if (argument.format === 'code') return types.includes('list') ? `identification strings (${words(argument.name)})` : `identification string of the ${words(argument.name)}`;
+  if (argument.values) return `one of ${argument.values.join(', ')}`;
+  const type = types[0];
+  if (type === 'integer') return 'a whole number';
+  if (type === 'number') return "a number, '.' as decimal separator";
+  if (type === 'boolean') return 'true or false';
+  if (type === 'date') return 'a date, YYYY-MM-DD';
+  if (type === 'hash') return 'a JSON object';
+  if (argument.format === 'email') return 'an email address';
+  if (argument.format === 'url') return 'a URL';
+  return words(argument.name);
+}
+
+/** The schema of one argument; every argument is described, by its note or else by its type. */
+export function argumentSchema(argument: Argument): JsonSchema {
   const types = typeof argument.type === 'string' ? [argument.type] : argument.type;
-  let schema = types.length === 1 ? scalar(types[0]!, argument) : { anyOf: types.map((t) => scalar(t, argument)) };
-  if (operation) schema = { ...zodDetail(operation, argument.name, schema), ...schema };
+  const schema = types.length === 1 ? scalar(types[0]!, argument) : { anyOf: types.map((t) => scalar(t, argument)) };
   if (argument.default !== undefined) schema.default = argument.default;
   const description = [schema.description, argument.note].filter(Boolean).join('; ');
-  if (description) schema.description = description;
+  schema.description = description || typeDescription(argument, types);
   return schema;
 }
 
@@ -93,8 +109,8 @@ export function argumentsSchema(operation: Operation, extra: readonly Argument[]
   const properties: Record<string, JsonSchema> = {};
   const patternProperties: Record<string, JsonSchema> = {};
   for (const argument of [...operation.arguments, ...extra]) {
-    if (isCustomFieldPattern(argument)) patternProperties['^custom_[a-z0-9_]+$'] = argumentSchema({ ...argument, name: 'custom_' }, operation);
-    else properties[argument.name] = argumentSchema(argument, operation);
+    if (isCustomFieldPattern(argument)) patternProperties['^custom_[a-z0-9_]+$'] = argumentSchema({ ...argument, name: 'custom_' });
+    else properties[argument.name] = argumentSchema(argument);
   }
   const required = operation.arguments.filter((a) => a.required && !isCustomFieldPattern(a)).map((a) => a.name);
   return {
@@ -123,7 +139,7 @@ function outputType(type: OutputType, field: OutputField): JsonSchema {
   }
 }
 
-/** One output field; a field the documents name without a type is any JSON value. */
+/** One output field; a field the contract names without a type is any JSON value. */
 export function outputFieldSchema(field: OutputField): JsonSchema {
   const types = field.type === undefined ? [] : typeof field.type === 'string' ? [field.type] : field.type;
   const variants = types.map((t) => outputType(t, field));

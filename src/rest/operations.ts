@@ -1,18 +1,18 @@
 /**
- * The catalogue of every REST/RPC operation (method + endpoint path) that the two contract
- * documents define, with its documented arguments and output fields (see operations/types.ts).
+ * The operation table: every REST/RPC operation (method + endpoint path) of the contract, with
+ * its input (the zod schema its service parses, from which its arguments are read) and output
+ * fields (see operations/types.ts); its prose is in operations/prose/.
  *
- * Plain data: the router uses it to tell an unknown endpoint (400) from a method the endpoint
- * does not support (405), the input checks and tests sweep its arguments, and descriptions of the
- * contract (OpenAPI, tools) are generated from it. Each issue area implements its own slice.
+ * The router uses it to tell an unknown endpoint (400) from a method the endpoint does not
+ * support (405), the input checks and tests sweep its arguments, and descriptions of the
+ * contract (OpenAPI, MCP tools) are generated from it. Each issue area implements its own slice.
  *
  * Deliberately absent:
- * - GET `exam:journey`: Document B names it ("Further endpoints referred to above ...: not
- *   shown"), but its contract is not shown. GET/POST `exam:round` and POST `exam:certificates`,
- *   named the same way, are in `additions`: designed by this service and described in
- *   their prose in the reference (/api/docs).
+ * - GET `exam:journey`: the contract names it, but does not define it. GET/POST `exam:round` and
+ *   POST `exam:certificates`, named the same way, are in `additions`: designed by this service
+ *   and described in their prose in the reference (/api/docs).
  * - the journey user-state record: its path and method are not shown.
- * - metrics endpoints (Document A rule 3: not shown).
+ * - metrics endpoints (the contract does not define them).
  */
 import type { Argument, HttpMethod, Operation } from './operations/types.ts';
 import { documentA } from './operations/document-a.ts';
@@ -27,7 +27,7 @@ export { NOT_SHOWN_ENDPOINTS } from './operations/document-b.ts';
 export const HTTP_METHODS: readonly HttpMethod[] = Object.freeze(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Arguments every call may carry (Authentication and Versioning of Document A). The credentials
+ * Arguments every call may carry (credentials, an assumed user, the version). The credentials
  * may travel as headers instead (`Authorization: Bearer <app>:<secret>`, `Service-API-App`,
  * `Service-API-Secret`); `app` and `secret` are required in one of the forms.
  */
@@ -40,10 +40,12 @@ export const COMMON_ARGUMENTS: readonly Argument[] = Object.freeze(
   ].map((a) => Object.freeze(a)),
 );
 
-/** Every operation of both documents (194), in document order. */
+const key = (method: string, endpoint: string): string => `${method.toUpperCase()} ${endpoint}`;
+
+/** Every operation the contract defines (194), in its order. */
 export const documentedOperations: readonly Operation[] = Object.freeze([...documentA, ...documentB]);
 
-/** Operations this service adds where the documents name an endpoint but show no contract (marked `addition`). */
+/** Operations this service adds where the contract names an endpoint but does not define it (marked `addition`). */
 export const additions: readonly Operation[] = Object.freeze([...documentBAdditions]);
 
 /** What the router serves: the documented operations and the additions. */
@@ -52,8 +54,6 @@ export const operations: readonly Operation[] = Object.freeze([...documentedOper
 // ---------------------------------------------------------------------------
 // Lookups (built once)
 // ---------------------------------------------------------------------------
-
-const key = (method: string, endpoint: string): string => `${method.toUpperCase()} ${endpoint}`;
 
 const byKey: ReadonlyMap<string, Operation> = new Map(operations.map((o) => [key(o.method, o.endpoint), o]));
 

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { contract } from './contract-meta.ts';
 import { int, text } from './validation.ts';
 
 /** Paging parameters L of the contract: search, limit (default 16), page (default 1, ignored in search mode). */
 export const paging = z.object({
-  search: text(0, 255).optional(),
+  search: contract(text(0, 255).optional(), { description: 'optional filter' }),
   limit: int(1, 1000).default(16),
-  page: int(1, 1_000_000).default(1),
+  page: contract(int(1, 1_000_000).default(1), { description: 'not used in search mode' }),
 });
 export type Paging = z.output<typeof paging>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ArgumentError } from '../errors.ts';
 import { findInputProblem } from './input-rules.ts';
+import { contract } from './contract-meta.ts';
 
 /**
  * Input primitives shared by every service. The REST contract sends every value as text, GraphQL
@@ -54,23 +55,29 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 }
 
 export function email() {
-  return z.preprocess(asText, z.email({ error: 'must be an email address (local-part@domain)' }).max(255));
+  return contract(z.preprocess(asText, z.email({ error: 'must be an email address (local-part@domain)' }).max(255)), { format: 'email' });
 }
 
 export function phone() {
-  return z.preprocess(
-    asText,
-    z.string().regex(/^\+\d{1,4}[ -]?\d[\d -]{3,18}\d$/, "must be a phone number written as '+prefix number'"),
+  return contract(
+    z.preprocess(
+      asText,
+      z.string().regex(/^\+\d{1,4}[ -]?\d[\d -]{3,18}\d$/, "must be a phone number written as '+prefix number'"),
+    ),
+    { format: 'phone' },
   );
 }
 
 export function url() {
-  return z.preprocess(
-    asText,
-    z
-      .string()
-      .max(2048)
-      .regex(/^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+[^\s]*$/i, 'must be a URL (protocol://address)'),
+  return contract(
+    z.preprocess(
+      asText,
+      z
+        .string()
+        .max(2048)
+        .regex(/^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+[^\s]*$/i, 'must be a URL (protocol://address)'),
+    ),
+    { format: 'url' },
   );
 }
 
@@ -86,20 +93,26 @@ function validDate(y: number, m: number, d: number, h = 0, i = 0, s = 0): Date |
 
 /** `YYYY-MM-DD`, as a Date at UTC midnight. */
 export function date() {
-  return z.preprocess((v) => {
-    if (v instanceof Date) return v;
-    const m = typeof v === 'string' ? DATE.exec(v.trim()) : null;
-    return (m && validDate(+m[1]!, +m[2]!, +m[3]!)) ?? v;
-  }, z.date({ error: 'must be a date (YYYY-MM-DD)' }));
+  return contract(
+    z.preprocess((v) => {
+      if (v instanceof Date) return v;
+      const m = typeof v === 'string' ? DATE.exec(v.trim()) : null;
+      return (m && validDate(+m[1]!, +m[2]!, +m[3]!)) ?? v;
+    }, z.date({ error: 'must be a date (YYYY-MM-DD)' })),
+    { type: 'date' },
+  );
 }
 
 /** `YYYY-MM-DD HH:ii:ss` in UTC. */
 export function datetime() {
-  return z.preprocess((v) => {
-    if (v instanceof Date) return v;
-    const m = typeof v === 'string' ? DATETIME.exec(v.trim()) : null;
-    return (m && validDate(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0))) ?? v;
-  }, z.date({ error: 'must be a datetime (YYYY-MM-DD HH:ii:ss, UTC)' }));
+  return contract(
+    z.preprocess((v) => {
+      if (v instanceof Date) return v;
+      const m = typeof v === 'string' ? DATETIME.exec(v.trim()) : null;
+      return (m && validDate(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0))) ?? v;
+    }, z.date({ error: 'must be a datetime (YYYY-MM-DD HH:ii:ss, UTC)' })),
+    { type: 'datetime' },
+  );
 }
 
 /** A comma-separated list (or a native array); blanks are dropped. `min` 0 lets an empty list clear a set. */
@@ -123,19 +136,22 @@ export function list<T extends z.ZodType>(item: T, max = 1000, min = 1) {
  * its limits is refused in milliseconds).
  */
 export function json() {
-  return z.preprocess(
-    (v, ctx) => {
-      if (typeof v !== 'string') return v;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(v) as unknown;
-      } catch {
-        return Symbol.for('invalid-json');
-      }
-      obeysInputRules(parsed, ctx);
-      return parsed;
-    },
-    z.custom<unknown>((v) => v !== Symbol.for('invalid-json') && v !== undefined, 'must be valid JSON text'),
+  return contract(
+    z.preprocess(
+      (v, ctx) => {
+        if (typeof v !== 'string') return v;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(v) as unknown;
+        } catch {
+          return Symbol.for('invalid-json');
+        }
+        obeysInputRules(parsed, ctx);
+        return parsed;
+      },
+      z.custom<unknown>((v) => v !== Symbol.for('invalid-json') && v !== undefined, 'must be valid JSON text'),
+    ),
+    { type: 'json' },
   );
 }
 
@@ -152,7 +168,7 @@ export function obeysInputRules(value: unknown, ctx: Pick<z.RefinementCtx, 'addI
 
 /** Identification strings are opaque; only their length is checked here, existence by the service. */
 export function code() {
-  return z.preprocess(asText, z.string({ error: 'must be an identification string' }).min(1, 'must not be empty').max(64, 'is not a valid identification string'));
+  return contract(z.preprocess(asText, z.string({ error: 'must be an identification string' }).min(1, 'must not be empty').max(64, 'is not a valid identification string')), { format: 'code' });
 }
 
 /** External identifiers: 1-64 characters when set. */

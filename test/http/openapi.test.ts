@@ -5,7 +5,6 @@ import { ERROR_CODES } from '../../src/error-codes.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { BASE_URL, createTestApp, type TestApp } from '../helpers/app.ts';
 import { bulletsA, bulletsB } from '../fixtures/contract-documents.ts';
-import { argumentSchemas, zodProperties } from '../../src/rest/argument-details.ts';
 import { findOperation } from '../../src/rest/operations.ts';
 import { proseOf } from '../../src/rest/operations/prose/index.ts';
 
@@ -191,20 +190,6 @@ describe('GET /api/openapi.json', () => {
     const post = await get('/api/openapi.json', { method: 'POST' });
     expect(post.status).toBe(400);
     expect(post.headers.get('service-api-error-code')).toBe('UNKNOWN_ENDPOINT');
-  });
-});
-
-describe('the service schemas paired with operations', () => {
-  it('parse the arguments of their operation: every required documented argument is one of their fields', () => {
-    for (const [key, schema] of Object.entries(argumentSchemas)) {
-      const [method, endpoint] = key.split(' ') as [string, string];
-      const operation = findOperation(method, endpoint);
-      expect(operation, key).toBeDefined();
-      const fields = Object.keys(zodProperties(schema));
-      const required = operation!.arguments.filter((a) => a.required).map((a) => a.name);
-      expect(required.filter((name) => !fields.includes(name)), key).toEqual([]);
-      expect(fields.filter((name) => operation!.arguments.some((a) => a.name === name)).length, key).toBeGreaterThan(0);
-    }
   });
 });
 

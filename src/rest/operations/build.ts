@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { contractArguments } from './from-zod.ts';
 import type { Area, Argument, HttpMethod, Operation, OutputField, OutputType, ValueType } from './types.ts';
 
 type Extra = Partial<Omit<Argument, 'name' | 'required' | 'type'>>;
@@ -26,15 +28,8 @@ export const codes = (name: string, extra: Extra = {}) => list(name, { format: '
 export const either = (name: string, types: readonly ValueType[], extra: Extra = {}): Argument => ({ name, required: false, type: types, ...extra });
 export const req = (argument: Argument): Argument => ({ ...argument, required: true });
 
-/** The paging parameters L of Document A. */
-export const PAGING: readonly Argument[] = [
-  text('search', { note: 'optional filter' }),
-  int('limit', { default: 16 }),
-  int('page', { default: 1, note: 'not used in search mode' }),
-];
-
 /**
- * Output fields in the documents' own notation, so each entry reads like its document line:
+ * Output fields in a compact notation, so each entry reads like one line of the contract:
  * `users[user, name]` is a list of hashes, `content{type, code, id}` a hash, `description?` a field
  * present only in some cases, `start:datetime/null` a typed nullable field, `outcomes:string[]` a
  * list of plain values and `url` (as a type) a string[url].
@@ -105,15 +100,24 @@ export function op(
   where: { document: 'A' | 'B'; section: string; area: Area },
   endpoint: string,
   methods: HttpMethod | readonly HttpMethod[],
-  shape: { args?: readonly Argument[]; output?: string | readonly OutputField[]; notShown?: Operation['notShown']; addition?: true } = {},
+  shape: {
+    /** The schema the service parses; the arguments are read from it. */
+    input?: z.ZodType;
+    /** Arguments written here: only for an operation whose service parses no schema of its own. */
+    args?: readonly Argument[];
+    output?: string | readonly OutputField[];
+    notShown?: Operation['notShown'];
+    addition?: true;
+  } = {},
 ): Operation[] {
-  const args = Object.freeze((shape.args ?? []).map(freezeArgument));
+  const args = Object.freeze((shape.input ? contractArguments(shape.input) : (shape.args ?? [])).map(freezeArgument));
   const output = typeof shape.output === 'string' ? out(shape.output) : shape.output;
   return (typeof methods === 'string' ? [methods] : methods).map((method) =>
     Object.freeze({
       method,
       endpoint,
       ...where,
+      ...(shape.input ? { input: shape.input } : {}),
       arguments: args,
       ...(output ? { output } : {}),
       ...(shape.notShown ? { notShown: Object.freeze([...shape.notShown]) } : {}),

@@ -1,8 +1,18 @@
 import type { Argument, Operation } from './types.ts';
-import { PAGING, bool, code, codes, datetime, either, file, hash, int, list, num, oneOf, op, req, text } from './build.ts';
+import { bool, code, either, file, hash, int, list, num, oneOf, op, req, text } from './build.ts';
+import * as examIn from '../../services/exams/exams.schemas.ts';
+import * as gradingIn from '../../services/grading/grading.schemas.ts';
+import * as graphIn from '../../services/journeys/graph.schemas.ts';
+import { paging } from '../../services/paging.ts';
+import * as journeyUsers from '../../services/journeys/journey-users.service.ts';
+import * as publish from '../../services/journeys/publish.service.ts';
+import * as playIn from '../../services/plays/plays.schemas.ts';
+import * as questionIn from '../../services/questions/questions.schemas.ts';
+import * as quizIn from '../../services/quizzes/quizzes.schemas.ts';
+import * as settingsIn from '../../services/exams/settings.schemas.ts';
 
 /**
- * Document B: exams, exam settings, user data fields, journeys, results and certificates, Quiz
+ * Exams, exam settings, user data fields, journeys, results and certificates, Quiz
  * sets, grading presets and questions.
  *
  * Deliberately absent: nothing. GET/POST `exam:round`, POST `exam:certificates` and GET
@@ -12,7 +22,7 @@ import { PAGING, bool, code, codes, datetime, either, file, hash, int, list, num
  * /api/docs).
  */
 
-/** Named by Document B with methods, but their contract is not shown; the catalogue leaves them out. */
+/** Named by the contract with methods, but not defined there; the table leaves them out. */
 export const NOT_SHOWN_ENDPOINTS = Object.freeze(['exam:journey', 'exam:round', 'exam:certificates'] as const);
 
 const exams = { document: 'B', section: 'Exams', area: 'exams' } as const;
@@ -25,7 +35,6 @@ const presets = { document: 'B', section: 'Grading presets', area: 'quiz' } as c
 const questions = { document: 'B', section: 'Questions', area: 'quiz' } as const;
 
 const organization = (rule: string) => code('organization', { note: rule });
-const COLORS = ['branding', 'red', 'blue', 'yellow', 'green', 'purple', 'gray'];
 
 const EXAM_RECORD = [
   'exam, id:string/null, title, description?, language, quiz, active:boolean',
@@ -33,39 +42,6 @@ const EXAM_RECORD = [
 ].join(', ');
 const SKILLS = 'skills[identifier, title, description?]';
 
-/** Exam settings a POST may change, in the order of the settings table (export_attendance is read only). */
-const EXAM_SETTINGS: Argument[] = [
-  bool('nonblocking', { note: 'always true for homework and survey; cannot be disabled when results exist or tests are paused' }),
-  bool('pausable', { note: 'only for non-blocking exams; always true for homework; cannot be disabled while tests are paused' }),
-  bool('questionless', { note: 'not for survey or championship; frozen while the current round has results' }),
-  either('timelimit', ['integer', 'string'], { default: 'default', note: 'seconds; 0 means no limit; `default` means use the Quiz set setting' }),
-  either('roundtime', ['integer', 'string'], { default: 'default', note: 'seconds, only TURNS Quiz sets; 0 no limit; `default` uses the Quiz set' }),
-  bool('freeze_round', { note: 'managers only' }),
-  bool('archive', { note: 'allows archiving users who have a result; managers only' }),
-  text('grading', { note: 'code of a grading preset, `none`, or `default` (use the Quiz set); not for surveys' }),
-  num('grading_threshold', { min: 0, max: 100, note: 'only for presets with a configurable threshold (type go-nogo-custom)' }),
-  oneOf('view_results', ['after', 'always', 'datetime', 'datetime_blind', 'manual', 'none'], { default: 'after', note: 'not for surveys' }),
-  datetime('view_results_start', { note: 'mandatory with datetime and datetime_blind; between exam start and end' }),
-  text('view_results_identifier', {
-    note: 'label of a unique free-text custom field of the exam; only with datetime and datetime_blind; `none` or empty disables',
-  }),
-  bool('results_page', { note: 'can be disabled only with datetime_blind, manual, none' }),
-  bool('hide_ingame_results'),
-  bool('hide_points', { note: 'always enabled with view_results none' }),
-  bool('hide_grade', { note: 'only together with hide_points; always enabled with none' }),
-  bool('show_in_lasthour', { note: 'only with view_results after' }),
-  oneOf('export_format', ['csv', 'xlsx'], { default: 'xlsx' }),
-  oneOf('export_sort', ['default', 'name'], { default: 'default' }),
-  bool('export_stats', { default: false, note: 'not configurable for surveys' }),
-  bool('export_answers', { default: false, note: 'not for surveys' }),
-  bool('export_points', { default: false, note: 'not for surveys' }),
-  bool('export_suspicion', { default: false, note: 'not for surveys' }),
-  bool('export_finished_only', { default: false, note: 'not for surveys' }),
-  bool('export_custom_fields', { default: true, note: 'not for surveys' }),
-  bool('export_skills', { default: true, note: 'exported only when the Quiz set has skills' }),
-  bool('export_gender', { default: false, note: 'needs special privileges to enable' }),
-  bool('export_journey', { note: 'exported only when the exam starts a journey' }),
-];
 
 const EXAM_SETTINGS_RECORD = [
   'nonblocking:boolean, pausable:boolean, questionless:boolean, timelimit:integer/null, roundtime:integer/null',
@@ -106,23 +82,7 @@ const CUSTOM_FIELD: Argument[] = [
   bool('unique', { default: false, note: 'free text' }),
 ];
 
-const JOURNEY_NODE: Argument[] = [
-  req(text('node', { min: 1, max: 32, note: 'key, unique, letters, digits, - or _' })),
-  req(oneOf('type', ['start', 'exam', 'class', 'quiz', 'condition', 'split', 'notify', 'flag', 'mark', 'wait', 'end'])),
-  text('label', { max: 64 }),
-  hash('position', { note: 'x, y; auto layout when absent' }),
-  hash('config', { note: 'by node type, as the portable journey format describes' }),
-  hash('next', { note: 'maps each output of the node to the key of the next node' }),
-];
 
-const JOURNEY_SETTINGS: Argument[] = [
-  text('title', { max: 255 }),
-  text('description', { max: 1024 }),
-  int('max_visits', { min: 1, max: 50, default: 5 }),
-  bool('restartable'),
-  bool('notify_user'),
-  list('educators', { format: 'code', max: 10, note: 'only the owner and managers of the starting exam' }),
-];
 
 const ISSUES = 'issues?[level, code, node:string/null, output:string/null, message]';
 const JOURNEY_DRAFT = [
@@ -139,12 +99,6 @@ const PLAY = [
 
 const PRESET_SUMMARY = 'preset, title, type, language:string/null, configurable:boolean, certificates:boolean, own:boolean, organization:string/null';
 const PRESET_RECORD = `${PRESET_SUMMARY}, used:boolean, grades[threshold:number, grade, text?], successful_all?:boolean`;
-const PRESET_TYPES = ['custom', 'go-nogo-custom', 'hungarian-school', 'hungarian-university'];
-const GRADES = either('grades', ['list', 'json'], {
-  items: 'hash',
-  fields: [num('threshold', { min: 0, max: 100 }), text('grade'), text('text')],
-  note: "ascending; the first item starts at 0 and its threshold is ignored; grade used only with custom, where each must be unique and non-empty",
-});
 
 const QUIZ_RECORD = 'quiz, id:string/null, title, language, description?, mode, type';
 const QUIZ_SETTINGS_RECORD = 'quiz, shuffle:boolean, timelimit:integer/null, roundtime:integer/null, grading, grading_threshold?:number';
@@ -174,6 +128,7 @@ const QUESTION_FIELDS: Argument[] = [
   text('category'),
   int('difficulty', { min: 0, max: 5, default: 0, note: '0 unclassified, 1 very easy to 5 very difficult' }),
   text('path', { default: '/API', note: 'storage folder of the personal question base' }),
+  code('quiz', { note: 'Quiz set the question is added to' }),
   organization('same rules as for exams; `none` or empty removes an existing question from its organization, only by owner or administrator'),
   either('options', ['string', 'list'], { note: 'incorrect options or false statements' }),
   text('options_fix', { note: 'all / abc / first:N / last:N / answers' }),
@@ -217,25 +172,25 @@ const QUESTION_FIELDS: Argument[] = [
   text('solution_penalty', { note: 'form `<MODE>:<percent>`; shown in sample usages' }),
 ];
 
-/** Operations this service adds to Document B where it names an endpoint without its contract. */
+/** Operations this service adds where the contract names an endpoint without defining it. */
 export const documentBAdditions: readonly Operation[] = [
   ...op(exams, 'exam:round', 'GET', {
-    args: [req(code('exam'))],
+    input: examIn.examRef,
     output: 'exam, round:integer, start:datetime, frozen:boolean, results:integer, rounds[round:integer, start:datetime, end:datetime, results:integer]',
     addition: true,
   }),
   ...op(exams, 'exam:round', 'POST', {
-    args: [req(code('exam'))],
+    input: examIn.examRef,
     output: 'exam, round:integer, start:datetime, closed:integer',
     addition: true,
   }),
   ...op(results, 'exam:certificates', 'POST', {
-    args: [req(code('exam'))],
+    input: examIn.examRef,
     output: 'exam, issued:integer, certificates[play, user, serial?, expires?:date]',
     addition: true,
   }),
   ...op(journeys, 'exam:journey', 'GET', {
-    args: [req(code('exam', { note: 'starting exam' }))],
+    input: journeyUsers.journeySummaryInput,
     output: [
       'exam, journey, title:string/null, active:boolean, version:integer, published:datetime/null',
       'users[total:integer, active:integer, waiting:integer, error:integer, completed:integer, stopped:integer]',
@@ -244,7 +199,7 @@ export const documentBAdditions: readonly Operation[] = [
     addition: true,
   }),
   ...op(journeys, 'exam:journey:user', 'GET', {
-    args: [req(code('exam', { note: 'starting exam' })), req(code('user'))],
+    input: journeyUsers.journeyUserInput,
     output: [
       'exam, journey:string/null, user, status:string/null, outcome?:string/null, error?, run:integer, step:hash/null, wait_until?:datetime',
       'time_start:datetime, time_end:datetime/null, steps_completed:integer, steps_total:integer, steps_remaining:integer/null, flags?:hash',
@@ -257,84 +212,39 @@ export const documentBAdditions: readonly Operation[] = [
 
 export const documentB: readonly Operation[] = [
   ...op(exams, 'exams', 'GET', {
-    args: [
-      text('search'),
-      bool('active', { note: 'boolean/null: true only active, false only inactive' }),
-      int('limit', { default: 16 }),
-      int('page', { default: 1, note: 'not used in search mode' }),
-    ],
+    input: paging.extend(examIn.listExams.shape),
     output: 'exams[exam, id:string/null, title, active:boolean]',
   }),
-  ...op(exams, 'exam', 'GET', { args: [req(code('exam'))], output: EXAM_RECORD }),
+  ...op(exams, 'exam', 'GET', { input: examIn.examRef, output: EXAM_RECORD }),
   ...op(exams, 'exam', 'POST', {
-    args: [
-      text('language'),
-      req(text('title')),
-      text('id', { min: 1, max: 64 }),
-      code('copy_settings', { note: 'exam to copy settings from' }),
-      bool('keep_certificate_settings', { default: false }),
-      oneOf('type', ['exam', 'championship', 'homework', 'survey'], {
-        default: 'exam',
-        note: 'homework can be paused and continued in the exam period; survey has no grading and may be anonymous',
-      }),
-      req(code('quiz')),
-      organization('organization of the application owner only; for organizational members always their organization'),
-      req(datetime('start')),
-      req(datetime('end')),
-    ],
+    input: examIn.createExam,
     output: 'exam',
   }),
   ...op(exams, 'exam', 'PATCH', {
-    args: [
-      req(code('exam')),
-      text('title', { min: 1, max: 255 }),
-      text('id', { min: 0, max: 64, note: 'empty removes' }),
-      text('language'),
-      text('description', { note: 'basic HTML kept, scripts removed, empty removes' }),
-      organization('only owner or administrator may move it; `none` or empty removes it'),
-      datetime('start', { note: 'changeable only until the first result arrives' }),
-      datetime('end'),
-      datetime('deadline', { note: 'within the exam period; `none` or empty removes' }),
-    ],
+    input: examIn.updateExam,
   }),
-  ...op(exams, 'exam', 'DELETE', { args: [req(code('exam'))] }),
-  ...op(exams, 'exam:skills', 'GET', { args: [req(code('exam'))], output: `exam, ${SKILLS}` }),
-  ...op(exams, 'exam:branding', 'GET', { args: [req(code('exam'))], output: 'exam, enabled:boolean, type?, color?' }),
+  ...op(exams, 'exam', 'DELETE', { input: examIn.examRef }),
+  ...op(exams, 'exam:skills', 'GET', { input: examIn.examRef, output: `exam, ${SKILLS}` }),
+  ...op(exams, 'exam:branding', 'GET', { input: examIn.examRef, output: 'exam, enabled:boolean, type?, color?' }),
   ...op(exams, 'exam:branding', 'POST', {
-    args: [
-      req(code('exam')),
-      oneOf('type', ['foreground', 'background'], { default: 'foreground', note: 'foreground: image used as logo; background: image used as cover' }),
-      req(file('image', { note: 'base64-encoded image or URL; PNG, JPEG or WebP' })),
-      req(oneOf('color', COLORS)),
-    ],
+    input: examIn.setBranding,
   }),
-  ...op(exams, 'exam:branding', 'DELETE', { args: [req(code('exam'))] }),
-  ...op(exams, 'exam:users', 'GET', { args: [req(code('exam'))], output: 'users[user, name]' }),
-  ...op(exams, 'exam:users', ['POST', 'DELETE'], { args: [req(code('exam')), req(codes('users'))] }),
+  ...op(exams, 'exam:branding', 'DELETE', { input: examIn.examRef }),
+  ...op(exams, 'exam:users', 'GET', { input: examIn.examRef, output: 'users[user, name]' }),
+  ...op(exams, 'exam:users', ['POST', 'DELETE'], { input: examIn.examUsers }),
   ...op(exams, 'exam:summary', 'POST', {
-    args: [
-      req(code('exam')),
-      text('language'),
-      oneOf('type', ['ai'], { default: 'ai' }),
-      req(text('summary', { note: 'short text, basic HTML allowed, should avoid personal information' })),
-      text('llm', { note: 'name of the language model used' }),
-      text('model', { note: 'exact model name; needs llm' }),
-    ],
+    input: examIn.setSummary,
   }),
-  ...op(exams, 'exam:status', 'GET', { args: [req(code('exam'))], notShown: ['output'] }),
+  ...op(exams, 'exam:status', 'GET', { input: examIn.examRef, notShown: ['output'] }),
 
-  ...op(settings, 'exam:settings', 'GET', { args: [req(code('exam'))], output: EXAM_SETTINGS_RECORD }),
-  ...op(settings, 'exam:settings', 'POST', { args: [req(code('exam')), ...EXAM_SETTINGS], output: EXAM_SETTINGS_RECORD }),
+  ...op(settings, 'exam:settings', 'GET', { input: settingsIn.examRef, output: EXAM_SETTINGS_RECORD }),
+  ...op(settings, 'exam:settings', 'POST', { input: settingsIn.updateSettings, output: EXAM_SETTINGS_RECORD }),
   ...op(settings, 'exam:settings', ['PUT', 'PATCH'], {
-    args: [
-      req(code('exam', { note: 'target' })),
-      req(code('source', { note: 'must differ from target' })),
-      bool('keep_certificate_settings', { default: false }),
-    ],
+    input: settingsIn.copySettings,
     output: 'exam, source',
   }),
 
-  ...op(fields, 'exam:fields', 'GET', { args: [req(code('exam'))], output: FIELDS_RECORD }),
+  ...op(fields, 'exam:fields', 'GET', { input: settingsIn.examRef, output: FIELDS_RECORD }),
   ...op(fields, 'exam:fields', 'POST', {
     args: [
       req(code('exam')),
@@ -345,147 +255,86 @@ export const documentB: readonly Operation[] = [
     ],
     output: FIELDS_RECORD,
   }),
-  ...op(fields, 'exam:fields', 'DELETE', { args: [req(code('exam'))] }),
+  ...op(fields, 'exam:fields', 'DELETE', { input: settingsIn.examRef }),
 
   ...op(journeys, 'exam:journey:graph', 'GET', {
-    args: [req(code('exam', { note: 'starting exam' })), oneOf('graph', ['draft', 'published'], { default: 'draft', note: 'published only once published' })],
+    input: graphIn.graphRef,
     output: JOURNEY_DRAFT,
   }),
   ...op(journeys, 'exam:journey:graph', 'PUT', {
-    args: [
-      req(code('exam')),
-      req(either('nodes', ['list', 'json'], { items: 'hash', max: 200, fields: JOURNEY_NODE })),
-      either('settings', ['hash', 'json'], { fields: JOURNEY_SETTINGS, note: 'merged over current settings' }),
-      int('schema', { default: 1 }),
-    ],
+    input: graphIn.saveGraph,
     output: `${JOURNEY_DRAFT}, ignored?:string[]`,
   }),
   ...op(journeys, 'exam:journey:publish', 'POST', {
-    args: [
-      req(code('exam')),
-      either('remap', ['hash', 'json'], {
-        note: "keyed by removed node key; value is an existing draft node key, or empty text to stop those users' journeys",
-      }),
-    ],
+    input: publish.publishInput,
     output: `exam, journey, active:boolean, version:integer, published:datetime, unchanged?:boolean, remapped?:hash, ${ISSUES}, warning?`,
   }),
 
   ...op(results, 'quiz:results:play', 'GET', {
-    args: [req(code('play'))],
+    input: playIn.playRef,
     output: `${PLAY}, attempt?:integer, questions[index:integer, id:string/null, question, time_answer?:number, points_maximum:number, points:number]`,
   }),
-  ...op(results, 'quiz:results:play', 'DELETE', { args: [req(code('play'))] }),
-  ...op(results, 'quiz:results:user', 'GET', { args: [req(code('quiz')), req(code('user'))], output: `results[${PLAY}]` }),
-  ...op(results, 'exam:results:user', 'GET', { args: [req(code('exam')), req(code('user'))], output: `results[${PLAY}, attempt:integer]` }),
+  ...op(results, 'quiz:results:play', 'DELETE', { input: playIn.playRef }),
+  ...op(results, 'quiz:results:user', 'GET', { input: playIn.quizResults, output: `results[${PLAY}]` }),
+  ...op(results, 'exam:results:user', 'GET', { input: playIn.examResults, output: `results[${PLAY}, attempt:integer]` }),
   ...op(results, 'exam:results:export', 'POST', {
-    args: [
-      req(code('exam')),
-      oneOf('format', ['csv', 'xlsx'], { note: "default the exam's export_format" }),
-      oneOf('preset', ['default', 'answers'], { default: 'default', note: 'answers: answers without examinees, only for anonymous surveys' }),
-      oneOf('sort', ['default', 'name'], { note: "default the exam's export_sort" }),
-      int('round', { note: 'a closed round, only when the exam keeps previous round results' }),
-      either('filters', ['hash', 'json'], {
-        note: 'keyed by the label of a select custom field with filtering configured; a filterable option or a list of them; cannot be combined with round',
-      }),
-      text('language', { note: "default the caller's" }),
-    ],
+    input: playIn.exportResults,
     output: 'exam, format, url:url, valid:datetime',
   }),
   ...op(results, 'exam:certificates:user', 'GET', {
-    args: [req(code('exam')), req(code('user'))],
+    input: playIn.examResults,
     output: 'play, user, archived:boolean, eligible:boolean, certified:boolean, serial?, expires?:date',
   }),
   ...op(results, 'exam:certificates:user:download', 'POST', {
-    args: [req(code('exam')), req(code('user'))],
+    input: playIn.examResults,
     output: 'play, user, url:url, valid:date',
   }),
 
-  ...op(quiz, 'quizes', 'GET', { args: PAGING, output: 'quizes[quiz, id:string/null, title]' }),
-  ...op(quiz, 'quiz', 'GET', { args: [req(code('quiz'))], output: QUIZ_RECORD }),
+  ...op(quiz, 'quizes', 'GET', { input: paging, output: 'quizes[quiz, id:string/null, title]' }),
+  ...op(quiz, 'quiz', 'GET', { input: quizIn.quizRef, output: QUIZ_RECORD }),
   ...op(quiz, 'quiz', 'POST', {
-    args: [
-      text('language'),
-      req(text('title')),
-      text('id', { min: 1, max: 64 }),
-      text('description'),
-      code('copy_settings', { note: 'Quiz set to copy settings from' }),
-      code('copy_questions', { note: 'Quiz set to copy questions from' }),
-      organization('rules as for exams'),
-      oneOf('mode', ['TEST', 'TURNS'], { default: 'TEST' }),
-      oneOf('type', ['set', 'final', 'exam', 'private'], { default: 'set' }),
-    ],
+    input: quizIn.createQuizSet,
     output: 'quiz',
   }),
   ...op(quiz, 'quiz', 'PATCH', {
-    args: [
-      req(code('quiz')),
-      text('title', { min: 1, max: 255 }),
-      text('id', { min: 0, max: 64, note: 'empty removes' }),
-      text('language'),
-      text('description', { min: 0, max: 255, note: 'empty removes' }),
-      organization('only owner or administrator; `none` or empty removes'),
-    ],
+    input: quizIn.updateQuizSet,
   }),
-  ...op(quiz, 'quiz', 'DELETE', { args: [req(code('quiz'))] }),
-  ...op(quiz, 'quiz:settings', 'GET', { args: [req(code('quiz'))], output: QUIZ_SETTINGS_RECORD }),
+  ...op(quiz, 'quiz', 'DELETE', { input: quizIn.quizRef }),
+  ...op(quiz, 'quiz:settings', 'GET', { input: quizIn.quizRef, output: QUIZ_SETTINGS_RECORD }),
   ...op(quiz, 'quiz:settings', 'POST', {
-    args: [
-      req(code('quiz')),
-      bool('shuffle', { note: 'when disabled the current order is kept' }),
-      either('timelimit', ['integer', 'string'], { note: 'seconds; 0 or `default` means none' }),
-      either('roundtime', ['integer', 'string'], { note: 'seconds, TURNS only; 0 or `default` none' }),
-      text('grading', { note: 'preset code, or `none`' }),
-      num('grading_threshold', { min: 0, max: 100, note: 'only for presets with a configurable threshold' }),
-    ],
+    input: quizIn.updateSettings,
     output: QUIZ_SETTINGS_RECORD,
   }),
   ...op(quiz, 'quiz:settings', ['PUT', 'PATCH'], {
-    args: [req(code('quiz', { note: 'target' })), req(code('source', { note: 'different from target' }))],
+    input: quizIn.copySettings,
     output: 'quiz, source',
   }),
-  ...op(quiz, 'quiz:skills', 'GET', { args: [req(code('quiz'))], output: `quiz, ${SKILLS}` }),
-  ...op(quiz, 'quiz:questions', 'GET', { args: [req(code('quiz'))], output: 'items[question?, id?:string, group?, active:boolean]' }),
+  ...op(quiz, 'quiz:skills', 'GET', { input: quizIn.quizRef, output: `quiz, ${SKILLS}` }),
+  ...op(quiz, 'quiz:questions', 'GET', { input: quizIn.quizRef, output: 'items[question?, id?:string, group?, active:boolean]' }),
   ...op(quiz, 'quiz:questions', ['POST', 'DELETE'], {
-    args: [req(code('quiz')), text('group', { note: 'question group title' }), req(codes('questions'))],
+    input: quizIn.assignQuestions,
   }),
 
   ...op(presets, 'quiz:grading-presets', 'GET', {
-    args: [
-      code('quiz', { note: 'at most one of quiz and exam; lists only presets usable on it and marks the current one' }),
-      code('exam', { note: 'at most one of quiz and exam' }),
-      text('language', { note: 'default the language of the given Quiz set or exam; presets without a language are always included' }),
-    ],
+    input: gradingIn.listPresets,
     output: `quiz?, exam?, presets[${PRESET_SUMMARY}, current?:boolean]`,
   }),
-  ...op(presets, 'quiz:grading-preset', 'GET', { args: [req(code('preset'))], output: PRESET_RECORD }),
+  ...op(presets, 'quiz:grading-preset', 'GET', { input: gradingIn.presetRef, output: PRESET_RECORD }),
   ...op(presets, 'quiz:grading-preset', 'POST', {
-    args: [
-      req(text('title', { min: 1, max: 128 })),
-      text('language', { note: 'default content language of the application owner' }),
-      req(oneOf('type', PRESET_TYPES, { note: 'custom: at least 2 items; go-nogo-custom: exactly 2; hungarian-school and hungarian-university: exactly 5' })),
-      req(GRADES),
-      bool('successful_all', { default: false, note: 'custom only' }),
-    ],
+    input: gradingIn.createPreset,
     output: 'preset',
   }),
   ...op(presets, 'quiz:grading-preset', 'PATCH', {
-    args: [
-      req(code('preset')),
-      text('title', { min: 1, max: 128 }),
-      text('language'),
-      oneOf('type', PRESET_TYPES, { note: 'cannot change once used' }),
-      { ...GRADES, note: 'whole list replaced' },
-      bool('successful_all', { note: 'dropped when the type changes away from custom; unchanged if omitted' }),
-    ],
+    input: gradingIn.updatePreset,
     output: PRESET_RECORD,
   }),
-  ...op(presets, 'quiz:grading-preset', 'DELETE', { args: [req(code('preset'))] }),
+  ...op(presets, 'quiz:grading-preset', 'DELETE', { input: gradingIn.presetRef }),
 
-  ...op(questions, 'questions', 'GET', { args: PAGING, output: 'questions[question, id:string]' }),
-  ...op(questions, 'question', 'GET', { args: [req(text('id', { note: 'external identifier' }))], output: 'question, id:string, active:boolean' }),
+  ...op(questions, 'questions', 'GET', { input: paging, output: 'questions[question, id:string]' }),
+  ...op(questions, 'question', 'GET', { input: questionIn.questionLookup, output: 'question, id:string, active:boolean' }),
   ...op(questions, 'question', 'POST', { args: QUESTION_FIELDS, output: 'question', notShown: ['input'] }),
-  ...op(questions, 'question', 'DELETE', { args: [req(text('id', { note: 'external identifier' }))] }),
-  ...op(questions, 'question:export', 'POST', { args: [req(text('id', { note: 'external identifier' }))], output: 'id:string, question, url:url, valid:date' }),
-  ...op(questions, 'question:id', 'GET', { args: [req(code('question'))], output: 'question, id:string' }),
-  ...op(questions, 'question:id', 'POST', { args: [req(code('question')), req(text('id', { min: 1, max: 64 }))] }),
+  ...op(questions, 'question', 'DELETE', { input: questionIn.questionLookup }),
+  ...op(questions, 'question:export', 'POST', { input: questionIn.questionLookup, output: 'id:string, question, url:url, valid:date' }),
+  ...op(questions, 'question:id', 'GET', { input: questionIn.questionRef, output: 'question, id:string' }),
+  ...op(questions, 'question:id', 'POST', { input: questionIn.setExternalId }),
 ];

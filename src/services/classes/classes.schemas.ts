@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contract } from '../contract-meta.ts';
 import { bool, code, datetime, externalId, int, list, text } from '../validation.ts';
 
 export const classRef = z.object({ class: code() });
@@ -8,17 +9,18 @@ export const assignmentRef = z.object({ assignment: code() });
  * Membership expiry: whole days from now (at least 1), or a datetime that must still be ahead
  * (checked by the service, which knows the time). Absent: the membership does not expire.
  */
-const expires = z
-  .union([int(1, 36_500), datetime()], { error: 'must be whole days (at least 1) or a datetime (YYYY-MM-DD HH:ii:ss, UTC)' })
-  .optional();
+const expires = contract(
+  z.union([int(1, 36_500), datetime()], { error: 'must be whole days (at least 1) or a datetime (YYYY-MM-DD HH:ii:ss, UTC)' }).optional(),
+  { description: 'days, or the moment the membership expires' },
+);
 
 const codes = () => list(code(), 1000);
 
-export const addMembers = z.object({ class: code(), users: codes(), expires, notify: bool().default(false) });
+export const addMembers = z.object({ class: code(), users: codes(), expires, notify: contract(bool().default(false), { description: 'notify by email or SMS' }) });
 export const removeMembers = z.object({ class: code(), users: codes() });
-export const addManyMembers = z.object({ classes: codes(), users: codes(), expires, notify: bool().default(false) });
+export const addManyMembers = z.object({ classes: codes(), users: codes(), expires, notify: contract(bool().default(false), { description: 'notify by email or SMS' }) });
 export const userRef = z.object({ user: code() });
-export const addUserClasses = z.object({ user: code(), classes: codes(), expires, notify: bool().default(false) });
+export const addUserClasses = z.object({ user: code(), classes: codes(), expires, notify: contract(bool().default(false), { description: 'notify by email or SMS' }) });
 export const removeUserClasses = z.object({ user: code(), classes: codes() });
 
 const title = text(1, 255);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contract } from '../contract-meta.ts';
 import { bool, code, date, datetime, externalId, int, list, oneOf, text } from '../validation.ts';
 
 export const requirementTypes = ['exam', 'class', 'document', 'journey', 'todo'] as const;
@@ -17,7 +18,7 @@ export const requirementRef = z.object({ requirement: code() });
 export const documentRef = z.object({ document: code() });
 
 /** The competency may be named by its external identifier when the organization is given. */
-export const requirementsOf = z.object({ competency: text(1, 64), organization: code().optional() });
+export const requirementsOf = z.object({ competency: contract(text(1, 64), { format: 'code', description: 'the external identifier also works when organization is given' }), organization: code().optional() });
 
 export const createCompetency = z.object({
   organization: code(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contract } from '../contract-meta.ts';
 import { bool, code, datetime, externalId, list, oneOf, text } from '../validation.ts';
 import { language } from '../quizzes/quizzes.schemas.ts';
 
@@ -22,17 +23,17 @@ export const isRemoval = (v: string | undefined) => v !== undefined && (v.trim()
 const datetimeOrNone = () =>
   z.preprocess((v) => (typeof v === 'string' && isRemoval(v) ? null : v), z.union([z.null(), datetime()]));
 
-export const listExams = z.object({ active: bool().optional() });
+export const listExams = z.object({ active: contract(bool().optional(), { description: 'boolean/null: true only active, false only inactive' }) });
 
 export const createExam = z.object({
   title: text(1, 255),
   id: externalId().optional(),
   language: language.optional(),
-  copySettings: code().optional(),
+  copySettings: contract(code().optional(), { description: 'exam to copy settings from' }),
   keepCertificateSettings: bool().default(false),
-  type: oneOf(examTypes).default('exam'),
+  type: contract(oneOf(examTypes).default('exam'), { description: 'homework can be paused and continued in the exam period; survey has no grading and may be anonymous' }),
   quiz: code(),
-  organization: text(0, 64).optional(),
+  organization: contract(text(0, 64).optional(), { format: 'code', description: 'organization of the application owner only; for organizational members always their organization' }),
   start: datetime(),
   end: datetime(),
 });
@@ -40,13 +41,13 @@ export const createExam = z.object({
 export const updateExam = z.object({
   exam: code(),
   title: text(1, 255).optional(),
-  id: text(0, 64).optional(),
+  id: contract(text(0, 64).optional(), { description: 'empty removes' }),
   language: language.optional(),
-  description: text(0, MAX_HTML).optional(),
-  organization: text(0, 64).optional(),
-  start: datetime().optional(),
+  description: contract(text(0, MAX_HTML).optional(), { description: 'basic HTML kept, scripts removed, empty removes' }),
+  organization: contract(text(0, 64).optional(), { format: 'code', description: 'only owner or administrator may move it; `none` or empty removes it' }),
+  start: contract(datetime().optional(), { description: 'changeable only until the first result arrives' }),
   end: datetime().optional(),
-  deadline: datetimeOrNone().optional(),
+  deadline: contract(datetimeOrNone().optional(), { description: 'within the exam period; `none` or empty removes' }),
 });
 
 /**
@@ -57,8 +58,8 @@ export const updateExamWithSwitch = updateExam.extend({ enabled: bool().optional
 
 export const setBranding = z.object({
   exam: code(),
-  type: oneOf(brandingTypes).default('foreground'),
-  image: z.unknown(),
+  type: contract(oneOf(brandingTypes).default('foreground'), { description: 'foreground: image used as logo; background: image used as cover' }),
+  image: contract(z.unknown(), { type: 'file', required: true, description: 'base64-encoded image or URL; PNG, JPEG or WebP' }),
   color: oneOf(brandingColors),
 });
 
@@ -68,7 +69,7 @@ export const setSummary = z.object({
   exam: code(),
   language: language.optional(),
   type: oneOf(summaryTypes).default('ai'),
-  summary: text(1, MAX_HTML),
-  llm: text(1, 64).optional(),
-  model: text(1, 128).optional(),
+  summary: contract(text(1, MAX_HTML), { description: 'short text, basic HTML allowed, should avoid personal information' }),
+  llm: contract(text(1, 64).optional(), { description: 'name of the language model used' }),
+  model: contract(text(1, 128).optional(), { description: 'exact model name; needs llm' }),
 });

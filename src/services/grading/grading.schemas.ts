@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contract } from '../contract-meta.ts';
 import { bool, code, float, json, oneOf, text } from '../validation.ts';
 import { presetTypes } from './grades.ts';
 
@@ -25,24 +26,27 @@ const grades = json().pipe(
 );
 
 export const listPresets = z.object({
-  quiz: code().optional(),
-  exam: code().optional(),
-  language: text(2, 16).optional(),
+  quiz: contract(code().optional(), { description: 'at most one of quiz and exam; lists only presets usable on it and marks the current one' }),
+  exam: contract(code().optional(), { description: 'at most one of quiz and exam' }),
+  language: contract(text(2, 16).optional(), { description: 'default the language of the given Quiz set or exam; presets without a language are always included' }),
 });
 
 export const createPreset = z.object({
   title: text(1, 128),
-  language: presetLanguage.optional(),
-  type: oneOf(presetTypes),
-  grades,
-  successfulAll: bool().optional(),
+  language: contract(presetLanguage.optional(), { description: 'default content language of the application owner' }),
+  type: contract(oneOf(presetTypes), { description: 'custom: at least 2 items; go-nogo-custom: exactly 2; hungarian-school and hungarian-university: exactly 5' }),
+  grades: contract(grades, {
+    type: ['list', 'json'],
+    description: 'ascending; the first item starts at 0 and its threshold is ignored; grade used only with custom, where each must be unique and non-empty',
+  }),
+  successfulAll: contract(bool().optional(), { default: false, description: 'custom only' }),
 });
 
 export const updatePreset = z.object({
   preset: code(),
   title: text(1, 128).optional(),
   language: presetLanguage.optional(),
-  type: oneOf(presetTypes).optional(),
-  grades: grades.optional(),
-  successfulAll: bool().optional(),
+  type: contract(oneOf(presetTypes).optional(), { description: 'cannot change once used' }),
+  grades: contract(grades.optional(), { type: ['list', 'json'], description: 'whole list replaced' }),
+  successfulAll: contract(bool().optional(), { description: 'dropped when the type changes away from custom; unchanged if omitted' }),
 });

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { contract } from '../contract-meta.ts';
 import { bool, code, json, oneOf } from '../validation.ts';
+import { journeyLimits } from './format.ts';
 
 /** GET `exam:journey:graph`. */
 export const graphRef = z.object({
-  exam: code(),
-  graph: oneOf(['draft', 'published']).default('draft'),
+  exam: contract(code(), { description: 'starting exam' }),
+  graph: contract(oneOf(['draft', 'published']).default('draft'), { description: 'published only once published' }),
 });
 
 /**
@@ -13,10 +15,10 @@ export const graphRef = z.object({
  */
 export const saveGraph = z.object({
   exam: code(),
-  nodes: json(),
-  settings: json().optional(),
+  nodes: contract(json(), { type: ['list', 'json'], max: journeyLimits.nodes }),
+  settings: contract(json().optional(), { type: ['hash', 'json'], description: 'merged over current settings' }),
   /** Checked with the graph (schema-unsupported), so it is reported with the other problems. */
-  schema: z.unknown().optional(),
+  schema: contract(z.unknown().optional(), { type: 'integer', default: 1 }),
 });
 
 /** GraphQL's setJourneyEnabled. */

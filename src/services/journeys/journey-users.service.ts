@@ -10,13 +10,16 @@ import { userPolicy } from '../../auth/policy.ts';
 import { findExam } from '../exams/access.ts';
 import { assertMayList } from '../plays/results.service.ts';
 import { code, parseInput } from '../validation.ts';
+import { contract } from '../contract-meta.ts';
 import { stepsCompleted, stepsRemaining, stepsTotal } from './engine.ts';
 import type { JourneyGraph } from './format.ts';
 import { renderJourneyNodes } from './graph-validation.ts';
 import { draftOf, publishedOf } from './graph.service.ts';
 import { stateOf, visitOf } from './runtime.ts';
 
-export const journeyUserInput = z.object({ exam: code(), user: code() });
+const startingExam = contract(code(), { description: 'the exam the journey starts from' });
+
+export const journeyUserInput = z.object({ exam: startingExam, user: code() });
 
 const noJourney = () => new ArgumentError('exam', 'the exam starts no journey', 'NO_JOURNEY');
 
@@ -117,7 +120,7 @@ export async function getJourneyUser(ctx: Context, raw: Record<string, unknown>)
   };
 }
 
-export const journeySummaryInput = z.object({ exam: code() });
+export const journeySummaryInput = z.object({ exam: startingExam });
 
 export interface JourneySummary {
   exam: string;

@@ -10,6 +10,7 @@ import { ArgumentError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { clock } from '../exams/clock.ts';
 import { code, json, parseInput } from '../validation.ts';
+import { contract } from '../contract-meta.ts';
 import { move, stop } from './engine.ts';
 import { hasErrors, validateJourneyGraph, type Issue } from './graph-validation.ts';
 import { draftOf, examJourney, hasUnpublishedChanges, publishedOf } from './graph.service.ts';
@@ -17,9 +18,12 @@ import { applyToUsers, journeyInclude, loaded } from './runtime.ts';
 
 export const publishInput = z.object({
   exam: code(),
-  remap: json()
-    .optional()
-    .pipe(z.record(z.string(), z.string({ error: 'must map each removed node key to a node key or empty text' }), { error: 'must be a hash (or JSON text of one)' }).optional()),
+  remap: contract(
+    json()
+      .optional()
+      .pipe(z.record(z.string(), z.string({ error: 'must map each removed node key to a node key or empty text' }), { error: 'must be a hash (or JSON text of one)' }).optional()),
+    { type: ['hash', 'json'], description: "keyed by removed node key; value is an existing draft node key, or empty text to stop those users' journeys" },
+  ),
 });
 
 /** Statuses of users still on their way (a node of theirs matters to a new version). */

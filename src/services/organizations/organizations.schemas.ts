@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contract } from '../contract-meta.ts';
 import { contentLevels, memberScopes, organizationRoles } from '../../auth/organization-policy.ts';
 import { bool, code, email, externalId, list, oneOf, phone, text, url } from '../validation.ts';
 
@@ -25,11 +26,11 @@ export const createOrganization = z.object({
   description: clearable(text(1, 4096)).optional(),
   /** External identifier (an extension: the contract returns `id` but names no input for it). */
   id: clearable(externalId()).optional(),
-  domain: domain().optional(),
+  domain: contract(domain().optional(), { description: 'FQDN without www prefix; needs special privileges' }),
   website: url().optional(),
   email: email().optional(),
   phone: phone().optional(),
-  customFields: customFields.default({}),
+  customFields: contract(customFields.default({}), { description: 'one argument per custom field configured on the instance; only if configured' }),
 });
 
 /** The contract updates title and custom fields; the other fields of POST may change too. */
@@ -48,16 +49,25 @@ export const updateOrganization = z.object({
 
 /** The permission_ arguments; absent ones take the defaults on assignment (member, none, none). */
 export const levelArgs = {
-  permissionOrganization: oneOf(organizationRoles).optional(),
-  permissionContent: oneOf(contentLevels).optional(),
-  permissionMembers: oneOf(memberScopes).optional(),
+  permissionOrganization: contract(oneOf(organizationRoles).optional(), { description: 'role in the organization' }),
+  permissionContent: contract(oneOf(contentLevels).optional(), { description: 'level on the content of the organization' }),
+  permissionMembers: contract(oneOf(memberScopes).optional(), { description: 'which members the user may manage' }),
+};
+
+/** As levelArgs, where the absent levels of a new membership are stated defaults. */
+const newLevelArgs = {
+  permissionOrganization: contract(levelArgs.permissionOrganization, { default: 'member' }),
+  permissionContent: contract(levelArgs.permissionContent, { default: 'none' }),
+  permissionMembers: contract(levelArgs.permissionMembers, { default: 'none' }),
 };
 
 /** `department`: a name (an external id or identification string also works); empty means none. */
 const membership = {
-  department: trimmed(0, 255).optional(),
-  ...levelArgs,
-  notify: bool().default(false),
+  department: contract(trimmed(0, 255).optional(), {
+    description: 'department name; should not be combined with the permission_ fields; where an organization has no such department, the permission_ fields set the levels',
+  }),
+  ...newLevelArgs,
+  notify: contract(bool().default(false), { description: 'notify by email or SMS' }),
 };
 
 export const addMembers = z.object({ organization: code(), users: list(code()), ...membership });
@@ -78,26 +88,28 @@ const leaders = z.preprocess(
   z.array(code(), { error: 'must be a comma-separated list of user identification strings' }).max(5, 'must have at most 5 users'),
 );
 
-export const departmentRef = z.object({ organization: code(), department: trimmed(1, 255) });
+export const departmentRef = z.object({ organization: code(), department: contract(trimmed(1, 255), { description: 'name or external identifier' }) });
 
 export const createDepartment = z.object({
   organization: code(),
-  title: trimmed(1, 255),
+  title: contract(trimmed(1, 255), { description: 'unique in the organization' }),
   id: trimmed(0, 64).optional(),
-  parent: trimmed(0, 255).optional(),
-  ...levelArgs,
-  leaders: leaders.optional(),
+  parent: contract(trimmed(0, 255).optional(), { description: 'name or external identifier; default root level' }),
+  ...newLevelArgs,
+  leaders: contract(leaders.optional(), { description: 'each a member of the organization' }),
 });
 
 export const updateDepartment = z.object({
   organization: code(),
-  department: trimmed(1, 255),
-  title: trimmed(1, 255).optional(),
+  department: contract(trimmed(1, 255), { description: 'name or external identifier' }),
+  title: contract(trimmed(1, 255).optional(), { description: 'unique in the organization' }),
   /** Empty removes it. */
-  id: trimmed(0, 64).optional(),
+  id: contract(trimmed(0, 64).optional(), { description: 'empty removes it' }),
   /** Empty moves the department to the root. */
-  parent: trimmed(0, 255).optional(),
-  ...levelArgs,
+  parent: contract(trimmed(0, 255).optional(), { description: 'empty moves to root; the department itself or one below it is refused' }),
+  permissionOrganization: contract(levelArgs.permissionOrganization, { description: 'role in the organization; changed levels are applied automatically' }),
+  permissionContent: contract(levelArgs.permissionContent, { description: 'level on the content of the organization; changed levels are applied automatically' }),
+  permissionMembers: contract(levelArgs.permissionMembers, { description: 'which members the user may manage; changed levels are applied automatically' }),
   /** Replaces the leaders; empty removes them all. */
-  leaders: leaders.optional(),
+  leaders: contract(leaders.optional(), { description: 'replaces the current leaders; empty removes all; members of the organization' }),
 });

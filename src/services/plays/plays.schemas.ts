@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contract } from '../contract-meta.ts';
 import { code, float, int, json, obeysInputRules, oneOf, text } from '../validation.ts';
 import { language } from '../quizzes/quizzes.schemas.ts';
 
@@ -39,14 +40,14 @@ export const examResults = z.object({ exam: code(), user: code() });
 /** POST `exam:results:export`. */
 export const exportResults = z.object({
   exam: code(),
-  format: oneOf(['csv', 'xlsx']).optional(),
-  preset: oneOf(['default', 'answers']).default('default'),
-  sort: oneOf(['default', 'name']).optional(),
-  round: int(1, 1_000_000).optional(),
-  filters: json()
+  format: contract(oneOf(['csv', 'xlsx']).optional(), { description: 'default the exam\'s export_format' }),
+  preset: contract(oneOf(['default', 'answers']).default('default'), { description: 'answers: answers without examinees, only for anonymous surveys' }),
+  sort: contract(oneOf(['default', 'name']).optional(), { description: 'default the exam\'s export_sort' }),
+  round: contract(int(1, 1_000_000).optional(), { description: 'a closed round, only when the exam keeps previous round results' }),
+  filters: contract(json()
     // Each value, an option or a list of them, is checked against its field (results-export.ts).
     .pipe(z.record(text(1, 255), z.unknown(), { error: 'must be an object keyed by the label of a select field' }))
     .refine((v) => Object.keys(v).length <= 100, 'must name at most 100 fields')
-    .optional(),
-  language: language.optional(),
+    .optional(), { type: ['hash', 'json'], description: 'keyed by the label of a select custom field with filtering configured; a filterable option or a list of them; cannot be combined with round' }),
+  language: contract(language.optional(), { description: 'default the caller\'s' }),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contract } from '../contract-meta.ts';
 import { code, externalId, float, int, obeysInputRules, text } from '../validation.ts';
 import { pageWindow, paging } from '../paging.ts';
 import { QUESTION_TYPES, parseFreeTextRules, parseTolerance, splitList } from './answer-checker.ts';
@@ -194,7 +195,7 @@ export const questionInput = z.object({
 export type QuestionInput = z.output<typeof questionInput>;
 
 /** Where an external id is looked up: a folder of the caller (path) or a Quiz set (quiz). */
-export const questionLookup = z.object({ id: externalId(), path: optional(text(1, 255)), quiz: optional(code()) });
+export const questionLookup = z.object({ id: contract(externalId(), { description: 'external identifier' }), path: optional(text(1, 255)), quiz: optional(code()) });
 export const questionRef = z.object({ question: code() });
 export const setExternalId = z.object({ question: code(), id: externalId() });
 
