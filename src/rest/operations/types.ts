@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import type { WireType } from '../../services/contract-meta.ts';
 
 /**
- * The shape of the operation catalogue. Everything is plain, frozen data taken from the two
- * contract documents, so that the router, the tests and generated descriptions (OpenAPI, tools)
- * read one source.
+ * The shape of the operation catalogue: one frozen entry per operation of the REST/RPC contract,
+ * with the input schema its service parses, so that the router, the tests and the generated
+ * descriptions (OpenAPI, tools) read one source.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
