@@ -30,6 +30,9 @@ import { createCompetency, setAssignments } from '../../src/services/competencie
 import { createRequirement, recordProgress } from '../../src/services/competencies/requirements.service.ts';
 import { createDocument } from '../../src/services/competencies/library.service.ts';
 import { createPreset } from '../../src/services/grading/grading.service.ts';
+import { createSkill } from '../../src/services/questions/skills.service.ts';
+import { saveJourneyGraph } from '../../src/services/journeys/graph.service.ts';
+import { publishJourney } from '../../src/services/journeys/publish.service.ts';
 
 /**
  * One seed builder for tests, in the manner of graphql-hive's integration seeds:
@@ -85,8 +88,14 @@ export interface UserHandle extends Caller {
   integration(args?: Args): Promise<string>;
   /** A grading preset of this user (pass at 50 % unless `grades` is given). */
   preset(args?: Args): Promise<string>;
+  skill(args?: Args): Promise<string>;
   /** Grants `user` a level on content this user may grant on (POST <type>:permission). */
   grant(type: ContentType, contentId: string, user: Caller, level: Level): Promise<void>;
+  /**
+   * Adds members to an organization this user manages (POST organization:members); a new member
+   * must be a user it may read (the administrator reads everyone).
+   */
+  addMembers(organizationId: string, users: Caller[], args?: Args): Promise<void>;
   /** Attaches a tag to content (POST <type>:tag). */
   attachTag(type: TaggableType, contentId: string, tag: string): Promise<void>;
 }
@@ -94,7 +103,7 @@ export interface UserHandle extends Caller {
 export interface OrganizationHandle {
   id: string;
   owner: UserHandle;
-  /** Adds members (POST organization:members) with the given levels and department. */
+  /** Adds members the owner may read (POST organization:members) with the given levels or department. */
   members(users: Caller[], args?: Args): Promise<void>;
   department(title?: string, args?: Args): Promise<string>;
   quizSet(args?: Args): Promise<QuizSetHandle>;
@@ -124,6 +133,11 @@ export interface ExamHandle {
   quizId: string;
   owner: UserHandle;
   examinees(users: Caller[]): Promise<void>;
+  /**
+   * Saves the exam's journey graph and publishes it (PUT exam:journey:graph, POST
+   * exam:journey:publish); returns the journey's id. The owner needs the journeys feature.
+   */
+  journey(nodes: unknown[], settings?: Args): Promise<string>;
   /** A finished play of `user`: started, each answer given, finished, as the player does. */
   play(user: Caller, answers?: Record<string, string>): Promise<string>;
 }
@@ -202,8 +216,15 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
       const grades = [{ threshold: 0, grade: 'fail' }, { threshold: 50, grade: 'pass' }];
       return (await createPreset(await ctx(), { title: `Preset ${next()}`, type: 'custom', grades, ...args })).id;
     },
+    async skill(args = {}) {
+      const n = next();
+      return (await createSkill(await ctx(), { identifier: `skill-${n}`, title: `Skill ${n}`, ...args })).id;
+    },
     async grant(type, contentId, user, level) {
       await grantPermission(await ctx(), type, { [type]: contentId, user: user.user.id, permission: level });
+    },
+    async addMembers(organizationId, users, args = {}) {
+      await addMembers(await ctx(), { organization: organizationId, users: users.map((u) => u.user.id), ...args });
     },
     async attachTag(type, contentId, tag) {
       await attachTag(await ctx(), type, { [type]: contentId, tag });
@@ -217,9 +238,7 @@ function organizationHandle(t: TestApp, owner: UserHandle, id: string): Organiza
   return {
     id,
     owner,
-    async members(users, args = {}) {
-      await addMembers(await owner.ctx(), { organization: id, users: users.map((u) => u.user.id), ...args });
-    },
+    members: (users, args = {}) => owner.addMembers(id, users, args),
     async department(title = `Department ${next()}`, args = {}) {
       return (await createDepartment(await owner.ctx(), { organization: id, title, ...args })).id;
     },
@@ -272,6 +291,10 @@ function examHandle(t: TestApp, owner: UserHandle, id: string, quizId: string): 
     owner,
     async examinees(users) {
       await addExamUsers(await owner.ctx(), { exam: id, users: users.map((u) => u.user.id) });
+    },
+    async journey(nodes, settings = {}) {
+      await saveJourneyGraph(await owner.ctx(), { exam: id, nodes, settings });
+      return (await publishJourney(await owner.ctx(), { exam: id })).journey;
     },
     async play(user, answers = {}) {
       const ctx = () => contextOf(t, user);
