@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
-import { newId } from '../../src/ids.ts';
 import { expectError } from '../helpers/organizations.ts';
 import { seedClassCast } from '../helpers/class-seed.ts';
 import { seed } from '../helpers/seed.ts';
