@@ -30,7 +30,7 @@ import { createCompetency, setAssignments } from '../../src/services/competencie
 import { createRequirement, recordProgress } from '../../src/services/competencies/requirements.service.ts';
 import { createDocument } from '../../src/services/competencies/library.service.ts';
 import { createPreset } from '../../src/services/grading/grading.service.ts';
-import { createSkill } from '../../src/services/questions/skills.service.ts';
+import { attachSkill, createSkill } from '../../src/services/questions/skills.service.ts';
 import { saveJourneyGraph } from '../../src/services/journeys/graph.service.ts';
 import { publishJourney } from '../../src/services/journeys/publish.service.ts';
 
@@ -89,6 +89,8 @@ export interface UserHandle extends Caller {
   /** A grading preset of this user (pass at 50 % unless `grades` is given). */
   preset(args?: Args): Promise<string>;
   skill(args?: Args): Promise<string>;
+  /** Links a skill to a question (the user's own, or one it may change). */
+  attachSkill(question: string, skill: string): Promise<void>;
   /** Grants `user` a level on content this user may grant on (POST <type>:permission). */
   grant(type: ContentType, contentId: string, user: Caller, level: Level): Promise<void>;
   /**
@@ -219,6 +221,9 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     async skill(args = {}) {
       const n = next();
       return (await createSkill(await ctx(), { identifier: `skill-${n}`, title: `Skill ${n}`, ...args })).id;
+    },
+    async attachSkill(question, skill) {
+      await attachSkill(await ctx(), { question, skill });
     },
     async grant(type, contentId, user, level) {
       await grantPermission(await ctx(), type, { [type]: contentId, user: user.user.id, permission: level });
