@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from '../helpers/seed.ts';
 import {
   CreateIntegrationDocument,
   DeleteIntegrationDocument,
@@ -137,14 +137,14 @@ describe('createIntegration and integrationKeys', () => {
 
   it('places an integration in an organization of the caller', async () => {
     const owner = await t.newCaller('org-owner');
-    const org = await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Owned', ownerId: owner.user.id } });
+    const org = await seed(t).as(owner).organization({ title: 'Owned' });
     const made = await create(owner, { title: 'In org', organization: org.id });
     expect((await row(made.id))?.organizationId).toBe(org.id);
-    const foreign = await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Foreign' } });
+    const foreign = await seed(t).admin.organization({ title: 'Foreign' });
     // Unknown to the caller, who may not view it.
     expectCode(await refused(t, CreateIntegrationDocument, { input: { title: 'Elsewhere', organization: foreign.id } }, { as: owner }), 'NOT_FOUND', 'organization');
     // A plain member sees it: it is told that it is not its own.
-    await t.db.prisma.organizationMember.create({ data: { organizationId: foreign.id, userId: owner.user.id } });
+    await foreign.members([owner]);
     expectCode(await refused(t, CreateIntegrationDocument, { input: { title: 'Elsewhere', organization: foreign.id } }, { as: owner }), 'NOT_OWN_ORGANIZATION', 'organization');
   });
 
@@ -196,7 +196,7 @@ describe('updateIntegration and deleteIntegration', () => {
 
   it('moves an integration out of its organization with an empty organization', async () => {
     const owner = await t.newCaller('move-owner');
-    const org = await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Moving', ownerId: owner.user.id } });
+    const org = await seed(t).as(owner).organization({ title: 'Moving' });
     const made = await create(owner, { title: 'Mover', organization: org.id });
     await ok(t, UpdateIntegrationDocument, { integration: made.id, organization: '' }, { as: owner });
     expect((await row(made.id))?.organizationId).toBeNull();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from '../helpers/seed.ts';
 import {
   ClassesWithTagsDocument,
   ContentTagsDocument,
@@ -41,17 +41,13 @@ beforeAll(async () => {
   reader = await t.newCaller('reader');
   editor = await t.newCaller('editor');
   outsider = await t.newCaller('outsider');
-  orgId = newId('Organization');
-  const otherId = newId('Organization');
-  await t.db.prisma.organization.create({ data: { id: orgId, title: 'Academy', ownerId: director.user.id } });
-  await t.db.prisma.organization.create({ data: { id: otherId, title: 'Rivals', ownerId: outsider.user.id } });
-  await t.db.prisma.organizationMember.createMany({
-    data: [
-      { organizationId: orgId, userId: reader.user.id, permContent: 'view' },
-      { organizationId: orgId, userId: editor.user.id, permContent: 'modify' },
-      { organizationId: otherId, userId: outsider.user.id, permContent: 'admin', permOrganization: 'admin' },
-    ],
-  });
+  const s = seed(t);
+  orgId = (await s.as(director).organization({ title: 'Academy' })).id;
+  const rivals = await s.as(outsider).organization({ title: 'Rivals' });
+  // The director does not manage the reader and the editor: the administrator adds them.
+  await s.admin.addMembers(orgId, [reader], { permissionContent: 'view' });
+  await s.admin.addMembers(orgId, [editor], { permissionContent: 'modify' });
+  await rivals.members([outsider], { permissionContent: 'admin', permissionOrganization: 'admin' });
 });
 afterAll(async () => t?.close());
 
@@ -59,8 +55,8 @@ let seq = 0;
 const createTag = async (as: Caller, input: Partial<CreateTagInput> = {}) =>
   (await ok(t, CreateTagDocument, { input: { title: `Tag ${++seq}`, color: '#123456', ...input } }, { as })).createTag;
 
-const makeClass = async (ownerId: string, organizationId: string | null, title = `Class ${++seq}`, externalId: string | null = null) =>
-  (await t.db.prisma.class.create({ data: { id: newId('Class'), title, ownerId, organizationId, externalId } })).id;
+const makeClass = async (owner: Caller, organizationId: string | null, title = `Class ${++seq}`, externalId: string | null = null) =>
+  (await seed(t).as(owner).class({ title, organization: organizationId, externalId })).id;
 
 /** Everything a tag mutation could write. */
 async function snapshot() {
@@ -156,9 +152,10 @@ describe('createTag, updateTag, deleteTag', () => {
 
   it('deletes a tag with admin on it, with its attachments and permission rules', async () => {
     const tag = await createTag(director, { organization: orgId });
-    const classId = await makeClass(director.user.id, orgId);
+    const classId = await makeClass(director, orgId);
     await ok(t, TagContentDocument, { contentType: 'class', content: classId, tag: tag.id }, { as: director });
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'tag', contentId: tag.id, userId: reader.user.id, level: 'modify', grantedById: director.user.id } });
+    // The administrator grants it: the director does not manage the reader.
+    await seed(t).admin.grant('tag', tag.id, reader, 'modify');
     // modify (the editor's content level, the reader's rule) is not enough.
     await refusedWithout(() => refused(t, DeleteTagDocument, { tag: tag.id }, { as: editor }), 'PERMISSION_DENIED');
     await refusedWithout(() => refused(t, DeleteTagDocument, { tag: tag.id }, { as: reader }), 'PERMISSION_DENIED');
@@ -202,7 +199,7 @@ describe('reading tags', () => {
 describe('tagContent, untagContent, tags and taggedContent', () => {
   it('attaches and detaches with modify on the content and view on the tag', async () => {
     const tag = await createTag(director, { organization: orgId, title: 'Shared' });
-    const classId = await makeClass(director.user.id, orgId, 'Biology', 'bio-1');
+    const classId = await makeClass(director, orgId, 'Biology', 'bio-1');
     const args = { contentType: 'class' as const, content: classId, tag: tag.id };
     const expected = { tag: { id: tag.id, title: 'Shared' }, content: { type: 'class', id: classId, externalId: 'bio-1', title: 'Biology' } };
 
@@ -234,7 +231,7 @@ describe('tagContent, untagContent, tags and taggedContent', () => {
       'NOT_FOUND',
       'content',
     );
-    const classId = await makeClass(director.user.id, null);
+    const classId = await makeClass(director, null);
     await refusedWithout(() => refused(t, TagContentDocument, { contentType: 'class', content: classId, tag: 'tag_nothing' }, { as: director }), 'NOT_FOUND', 'tag');
     // A tag of the class's own kind of content is not a content type.
     const r = await t.gql('mutation { tagContent(contentType: tag, content: "x", tag: "y") { success } }', {}, { as: director });
@@ -244,17 +241,17 @@ describe('tagContent, untagContent, tags and taggedContent', () => {
   it('shows on every taggable type with a GraphQL face only the tags the caller may view', async () => {
     const shared = await createTag(director, { organization: orgId, title: 'Org-wide' });
     const secret = await createTag(director, { title: 'Private' });
-    const p = t.db.prisma;
-    const base = () => ({ title: `Content ${++seq}`, ownerId: director.user.id, organizationId: orgId });
+    const org = { organization: orgId };
+    const as = seed(t).as(director);
     const pieces: [TaggableContentType, string][] = [
-      ['class', await makeClass(director.user.id, orgId)],
-      ['course', (await p.course.create({ data: { id: newId('Course'), ...base() } })).id],
-      ['event', (await p.event.create({ data: { id: newId('Event'), ...base() } })).id],
-      ['integration', (await p.integration.update({ where: { id: director.integrationId }, data: { organizationId: orgId } })).id],
+      ['class', await makeClass(director, orgId)],
+      ['course', await as.content('course', org)],
+      ['event', await as.content('event', org)],
+      ['integration', await as.integration(org)],
       ['organization', orgId],
-      ['quiz', (await p.quizSet.create({ data: { id: newId('QuizSet'), language: 'en', ...base() } })).id],
-      ['scorm', (await p.scorm.create({ data: { id: newId('Scorm'), ...base() } })).id],
-      ['video', (await p.video.create({ data: { id: newId('Video'), ...base() } })).id],
+      ['quiz', (await as.quizSet(org)).id],
+      ['scorm', await as.content('scorm', org)],
+      ['video', await as.content('video', org)],
     ];
     const tagTitles = async (id: string, as: Caller) => {
       const node = (await ok(t, ContentTagsDocument, { id }, { as })).node as { tags?: { title: string }[] } | null;
@@ -270,10 +267,10 @@ describe('tagContent, untagContent, tags and taggedContent', () => {
 
   it('lists in taggedContent the content the caller may view, by type then title', async () => {
     const tag = await createTag(director, { organization: orgId, title: 'Everywhere' });
-    const course = await t.db.prisma.course.create({ data: { id: newId('Course'), title: 'Zoology', ownerId: director.user.id, organizationId: orgId } });
-    const video = await t.db.prisma.video.create({ data: { id: newId('Video'), title: 'Intro', ownerId: director.user.id, externalId: 'v-1' } });
-    const classB = await makeClass(director.user.id, orgId, 'B class');
-    const classA = await makeClass(director.user.id, orgId, 'A class', 'a-ext');
+    const course = { id: await seed(t).as(director).content('course', { title: 'Zoology', organization: orgId }) };
+    const video = { id: await seed(t).as(director).content('video', { title: 'Intro', externalId: 'v-1' }) };
+    const classB = await makeClass(director, orgId, 'B class');
+    const classA = await makeClass(director, orgId, 'A class', 'a-ext');
     for (const [contentType, content] of [
       ['video', video.id],
       ['class', classB],
@@ -305,7 +302,7 @@ describe('SQL statements of classes with their tags', () => {
     const grow = async (total: number) => {
       const have = await t.db.prisma.class.count({ where: { ownerId: counter.user.id } });
       for (let i = have; i < total; i++) {
-        const classId = await makeClass(counter.user.id, null, `Counted ${String(i).padStart(2, '0')}`);
+        const classId = await makeClass(counter, null, `Counted ${String(i).padStart(2, '0')}`);
         for (const tag of [red, blue]) await ok(t, TagContentDocument, { contentType: 'class', content: classId, tag: tag.id }, { as: counter });
       }
     };

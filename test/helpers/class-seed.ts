@@ -1,5 +1,5 @@
 import type { Caller, TestApp } from './app.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from './seed.ts';
 
 export interface ClassCast {
   director: Caller;
@@ -23,15 +23,11 @@ export async function seedClassCast(t: TestApp): Promise<ClassCast> {
   const stranger = await t.newCaller('stranger');
   const ann = await t.newCaller('annmember', { createdBy: director });
   const bob = await t.newCaller('bobmember', { createdBy: director });
-  const orgId = newId('Organization');
-  await t.db.prisma.organization.create({ data: { id: orgId, title: 'Academy', ownerId: director.user.id } });
-  await t.db.prisma.organizationMember.createMany({
-    data: [
-      { organizationId: orgId, userId: teacher.user.id, permOrganization: 'teacher' },
-      { organizationId: orgId, userId: plain.user.id, permOrganization: 'member' },
-      { organizationId: orgId, userId: ann.user.id },
-      { organizationId: orgId, userId: bob.user.id },
-    ],
-  });
-  return { director, teacher, plain, stranger, ann, bob, orgId };
+  const s = seed(t);
+  const academy = await s.as(director).organization({ title: 'Academy' });
+  // The director does not manage the teacher and the plain member: the administrator adds them.
+  await s.admin.addMembers(academy.id, [teacher], { permissionOrganization: 'teacher' });
+  await s.admin.addMembers(academy.id, [plain]);
+  await academy.members([ann, bob]);
+  return { director, teacher, plain, stranger, ann, bob, orgId: academy.id };
 }

@@ -3,6 +3,8 @@ import type { Caller, RpcResult, TestApp } from './app.ts';
 import { refusedUnchanged } from './expect.ts';
 import { ok, newQuiz } from './quiz-seed.ts';
 import { newId } from '../../src/ids.ts';
+import type { Level } from '../../src/auth/levels.ts';
+import { seed } from './seed.ts';
 
 /** Seed builders and checks shared by the exam tests. */
 
@@ -18,14 +20,15 @@ export async function newExam(t: TestApp, as: Caller, args: Record<string, unkno
   return body.exam;
 }
 
-/** A result of the exam (a play), written directly: the results domain writes them. */
+/** A result of the exam (a play), written directly: the player cannot make one of a chosen round, status or archived state. */
 export async function newPlay(t: TestApp, exam: string, user: Caller, fields: { round?: number; status?: string; archived?: boolean } = {}) {
   const row = await t.db.prisma.exam.findUniqueOrThrow({ where: { id: exam } });
   return t.db.prisma.play.create({ data: { id: newId('Play'), examId: exam, quizId: row.quizId, userId: user.user.id, ...fields } });
 }
 
-export async function examRule(t: TestApp, exam: string, user: Caller, level: string): Promise<void> {
-  await t.db.prisma.permissionRule.create({ data: { contentType: 'exam', contentId: exam, userId: user.user.id, level } });
+/** An explicit permission rule on an exam, granted by the administrator. */
+export async function examRule(t: TestApp, exam: string, user: Caller, level: Level): Promise<void> {
+  await seed(t).admin.grant('exam', exam, user, level);
 }
 
 /** Everything an exam call could write. */

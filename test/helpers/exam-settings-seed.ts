@@ -1,9 +1,10 @@
 import type { Caller, RpcResult, TestApp } from './app.ts';
 import { refusedUnchanged } from './expect.ts';
-import { newQuiz } from './quiz-seed.ts';
 import { newId } from '../../src/ids.ts';
+import type { Level } from '../../src/auth/levels.ts';
+import { seed } from './seed.ts';
 
-/** Seed builders for the exam settings and user data fields tests (exams written as rows, so each test sets exactly the period and type it needs). */
+/** Seed builders for the exam settings and user data fields tests (each test sets exactly the period and type it needs). */
 
 const HOUR = 3600_000;
 
@@ -17,29 +18,24 @@ export interface ExamSeed {
 }
 
 /** An exam of a new Quiz set of `owner`; by default running from an hour ago for a day. */
-export async function newExam(t: TestApp, owner: Caller, seed: ExamSeed = {}): Promise<string> {
-  const quiz = await newQuiz(t, owner, seed.mode ? { mode: seed.mode } : {});
-  const exam = await t.db.prisma.exam.create({
-    data: {
-      id: newId('Exam'),
-      title: seed.title ?? 'Exam',
-      language: 'en',
-      quizId: quiz,
-      ownerId: owner.user.id,
-      organizationId: seed.organizationId ?? null,
-      type: seed.type ?? 'exam',
-      start: seed.start ?? new Date(Date.now() - HOUR),
-      end: seed.end ?? new Date(Date.now() + 24 * HOUR),
-    },
+export async function newExam(t: TestApp, owner: Caller, exam: ExamSeed = {}): Promise<string> {
+  const quiz = await seed(t).as(owner).quizSet({ title: 'Quiz', ...(exam.mode && { mode: exam.mode }) });
+  const created = await quiz.exam({
+    title: exam.title ?? 'Exam',
+    type: exam.type ?? 'exam',
+    start: exam.start ?? new Date(Date.now() - HOUR),
+    end: exam.end ?? new Date(Date.now() + 24 * HOUR),
+    ...(exam.organizationId && { organization: exam.organizationId }),
   });
-  return exam.id;
+  return created.id;
 }
 
-export async function grantExam(t: TestApp, exam: string, user: Caller, level: string): Promise<void> {
-  await t.db.prisma.permissionRule.create({ data: { contentType: 'exam', contentId: exam, userId: user.user.id, level } });
+/** An explicit permission rule on an exam, granted by the administrator. */
+export async function grantExam(t: TestApp, exam: string, user: Caller, level: Level): Promise<void> {
+  await seed(t).admin.grant('exam', exam, user, level);
 }
 
-/** A play (result) of the exam; the player records them through GraphQL. */
+/** A play (result) of the exam, written directly: its timestamps are fixed in the past and its status chosen, which the player cannot do. */
 export async function newPlay(t: TestApp, exam: string, user: Caller | null, play: { round?: number; status?: string; archived?: boolean; attempt?: number } = {}) {
   const row = await t.db.prisma.exam.findUniqueOrThrow({ where: { id: exam } });
   return t.db.prisma.play.create({
@@ -58,7 +54,7 @@ export async function newPlay(t: TestApp, exam: string, user: Caller | null, pla
   });
 }
 
-/** A value an examinee entered in a custom field (by the field's label). */
+/** A value an examinee entered in a custom field (by the field's label), written directly: no service records them yet. */
 export async function enterValue(t: TestApp, exam: string, label: string, user: Caller, value: string): Promise<void> {
   const field = await t.db.prisma.examField.findUniqueOrThrow({ where: { examId_label: { examId: exam, label } } });
   await t.db.prisma.examFieldValue.create({ data: { fieldId: field.id, userId: user.user.id, value } });

@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
 import type { Caller, RpcResult, TestApp } from './app.ts';
 import { refusedUnchanged } from './expect.ts';
+import type { Level } from '../../src/auth/levels.ts';
 import { newId } from '../../src/ids.ts';
+import { seed } from './seed.ts';
 
 /** Seed builders and checks shared by the Quiz set, settings and grading preset tests. */
 
@@ -21,25 +23,34 @@ export async function newQuiz(t: TestApp, as: Caller, args: Record<string, unkno
   return body.quiz;
 }
 
-/** A question row (questions are written by their own endpoints; these tests only use them). */
+/**
+ * A generic question in a folder of `owner` (answer `a`), created by `owner`. One in an
+ * organization is written directly: tests put it in organizations its owner is no member of
+ * (as when the owner has left), where no service puts a new question.
+ */
 export async function newQuestion(t: TestApp, owner: Caller, externalId: string, organizationId: string | null = null): Promise<string> {
+  if (!organizationId) return seed(t).as(owner).question(externalId);
   const q = await t.db.prisma.question.create({
     data: { id: newId('Question'), externalId, scope: `folder:${owner.user.id}:/API`, ownerId: owner.user.id, organizationId, type: 'generic', content: externalId, answers: ['a'] },
   });
   return q.id;
 }
 
-/** An explicit permission rule on a Quiz set. */
-export async function grant(t: TestApp, quiz: string, user: Caller, level: string): Promise<void> {
-  await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz, userId: user.user.id, level } });
+/** An explicit permission rule on a Quiz set, granted by the administrator (who may grant any level to anyone). */
+export async function grant(t: TestApp, quiz: string, user: Caller, level: Level): Promise<void> {
+  await seed(t).admin.grant('quiz', quiz, user, level);
 }
 
+/** An organization created by `owner`; without an owner, one whose owner is gone (no service leaves an organization without one). */
 export async function newOrganization(t: TestApp, title: string, owner: Caller | null): Promise<string> {
-  return (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title, ownerId: owner?.user.id ?? null } })).id;
+  if (owner) return (await seed(t).as(owner).organization({ title })).id;
+  return (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title, ownerId: null } })).id;
 }
 
+/** Adds a member with these levels, as the administrator (who may add any user to any organization). */
 export async function addMember(t: TestApp, organizationId: string, user: Caller, levels: { permOrganization?: string; permContent?: string } = {}) {
-  await t.db.prisma.organizationMember.create({ data: { organizationId, userId: user.user.id, ...levels } });
+  const args = { permissionOrganization: levels.permOrganization, permissionContent: levels.permContent };
+  await seed(t).admin.addMembers(organizationId, [user], args);
 }
 
 /** Everything a Quiz set or grading preset call could write. */

@@ -1,9 +1,7 @@
 import type { Caller, TestApp } from './app.ts';
-import { builtTypes, seedContent } from './permissions.ts';
-import { newQuestion } from './quiz-seed.ts';
-import { newPlay } from './exam-seed.ts';
+import type { BuiltType } from './permissions.ts';
+import { seed } from './seed.ts';
 import { newId, type IdType } from '../../src/ids.ts';
-import { defaultJourneySettings } from '../../src/services/journeys/format.ts';
 
 /**
  * Worlds for the existence sweeps: one caller with one record of every kind an identification
@@ -47,41 +45,46 @@ export interface World {
   department: string;
 }
 
-let seq = 0;
-
 export async function buildWorld(t: TestApp, name: string): Promise<World> {
-  const p = t.db.prisma;
-  const caller = await t.newCaller(name);
-  const managed = await t.newCaller(`${name}-managed`, { createdBy: caller });
-  const { id: organization } = await seedContent(t, 'organization', caller);
-  const content: Record<string, string> = { organization };
-  for (const type of builtTypes.filter((x) => x !== 'organization')) content[type] = (await seedContent(t, type, caller, organization)).id;
-  const n = ++seq;
-  const question = await newQuestion(t, caller, `probe-${n}`, organization);
-  const grades = [{ threshold: 0, grade: 'fail' }, { threshold: 50, grade: 'pass' }];
-  const preset = (await p.gradingPreset.create({ data: { id: newId('GradingPreset'), title: `Preset ${n}`, type: 'custom', ownerId: caller.user.id, grades } })).id;
-  const play = (await newPlay(t, content.exam!, managed)).id;
-  const webhook = (
-    await p.webhook.create({
-      data: { id: newId('Webhook'), organizationId: organization, title: 'Hook', triggerEvent: 'api', endpoint: 'https://hooks.example.com/x', signingSecretCipher: 'x' },
-    })
-  ).id;
-  const competency = (await p.competency.create({ data: { id: newId('Competency'), organizationId: organization, title: `Competency ${n}` } })).id;
-  const department = (await p.department.create({ data: { id: newId('Department'), organizationId: organization, title: `Department ${n}` } })).id;
-  await p.organizationMember.create({ data: { organizationId: organization, userId: managed.user.id } });
+  const caller = seed(t).as(await t.newCaller(name));
+  const managed = await caller.managedUser(`${name}-managed`);
+  const org = await caller.organization();
+  await org.members([managed]);
+  const cls = await org.class();
+  const exam = await org.exam();
+  // One record of each content type (a type added later fails to compile here until it has one).
+  const content: Record<BuiltType, string> = {
+    organization: org.id,
+    class: cls.id,
+    course: await org.content('course'),
+    event: await org.content('event'),
+    scorm: await org.content('scorm'),
+    video: await org.content('video'),
+    integration: await caller.integration({ organization: org.id }),
+    tag: await org.tag(),
+    quiz: (await org.quizSet()).id,
+    exam: exam.id,
+  };
+  // The managed user is an examinee with a result, and a member of the class, as graded work needs.
+  await exam.examinees([managed]);
+  await cls.members([managed]);
   // The exam starts a journey, so that the journey operations reach their other arguments.
-  const settings = { ...defaultJourneySettings, title: `Journey ${n}` };
-  const published = { schema: 1, settings, nodes: [] };
-  await p.journey.create({ data: { id: newId('Journey'), examId: content.exam!, settings, nodes: [], version: 1, published, publishedAt: new Date() } });
-  const skill = (await p.skill.create({ data: { id: newId('Skill'), ownerId: caller.user.id, identifier: `skill-${n}`, title: `Skill ${n}` } })).id;
-  const period = { starts: new Date('2026-01-01T00:00:00Z'), ends: new Date('2031-01-01T00:00:00Z') };
-  const assignment = (await p.classAssignment.create({ data: { id: newId('ClassAssignment'), classId: content.class!, title: `Assignment ${n}`, ...period } })).id;
-  const requirement = (await p.requirement.create({ data: { id: newId('Requirement'), competencyId: competency, type: 'todo' } })).id;
-  const document = (await p.libraryDocument.create({ data: { id: newId('LibraryDocument'), organizationId: organization, title: `Document ${n}` } })).id;
-  // The managed user is a member of the class, as graded work needs.
-  await p.classMember.create({ data: { classId: content.class!, userId: managed.user.id, approved: true } });
-  const ids = { ...content, user: managed.user.id, question, preset, play, webhook, competency, skill, assignment, requirement, document } as Record<Kind, string>;
-  return { caller, ids, department };
+  await exam.journey([{ node: 'start', type: 'start', next: { done: 'end' } }, { node: 'end', type: 'end' }]);
+  const competency = await org.competency();
+  const ids: Record<Kind, string> = {
+    ...content,
+    user: managed.id,
+    question: await caller.question(),
+    preset: await caller.preset(),
+    play: await exam.play(managed),
+    webhook: await org.webhook(),
+    competency: competency.id,
+    skill: await caller.skill(),
+    assignment: await cls.assignment(),
+    requirement: await competency.requirement('todo'),
+    document: await org.document(),
+  };
+  return { caller, ids, department: await org.department() };
 }
 
 /** An answer with the probed id replaced, so answers about two ids can be compared. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
-import { newId } from '../../src/ids.ts';
 import { expectError } from '../helpers/organizations.ts';
 import { seedClassCast } from '../helpers/class-seed.ts';
+import { seed } from '../helpers/seed.ts';
 
 /**
  * The Classes endpoints of the contract through HTTP: the documented output fields with their JSON
@@ -35,21 +35,13 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 let seq = 0;
-/** A class row, as GraphQL would create it (the contract only reads classes). */
-async function makeClass(data: { title?: string; ownerId?: string; organizationId?: string | null; externalId?: string; start?: Date; end?: Date } = {}) {
-  return t.db.prisma.class.create({
-    data: {
-      id: newId('Class'),
-      title: data.title ?? `Class ${++seq}`,
-      ownerId: data.ownerId ?? director.user.id,
-      organizationId: data.organizationId === undefined ? orgId : data.organizationId,
-      externalId: data.externalId,
-      start: data.start,
-      end: data.end,
-    },
-  });
+/** A class created by its owner (the director unless given) through the service GraphQL calls (the contract only reads classes). */
+async function makeClass(data: { title?: string; owner?: Caller; organizationId?: string | null; externalId?: string; start?: Date; end?: Date } = {}) {
+  const { owner = director, organizationId = orgId, ...rest } = data;
+  return seed(t).as(owner).class({ title: `Class ${++seq}`, organization: organizationId, ...rest });
 }
 
+/** A membership written directly: tests choose its approval and expiry (pending, lapsed), which no operation sets at will. */
 const member = (classId: string, userId: string, extra: { approved?: boolean; expiresAt?: Date | null } = {}) =>
   t.db.prisma.classMember.create({ data: { classId, userId, ...extra } });
 
@@ -76,7 +68,7 @@ const rowsOf = (classId: string) => t.db.prisma.classMember.findMany({ where: { 
 
 describe('GET classes', () => {
   it('lists the classes the caller sees: owned, in organizations it teaches, or where it is an active member', async () => {
-    const owned = await makeClass({ title: 'Own class', ownerId: stranger.user.id, organizationId: null, externalId: 'own-1' });
+    const owned = await makeClass({ title: 'Own class', owner: stranger, organizationId: null, externalId: 'own-1' });
     const orgClass = await makeClass({ title: 'Org class' });
     const joined = await makeClass({ title: 'Joined class', organizationId: null });
     const pending = await makeClass({ title: 'Pending class', organizationId: null });
@@ -103,7 +95,7 @@ describe('GET classes', () => {
 
   it('pages by title with limit (default 16) and page, and ignores page in search mode', async () => {
     const pager = await t.newCaller('pager');
-    for (let i = 1; i <= 18; i++) await makeClass({ title: `Page ${String(i).padStart(2, '0')}`, ownerId: pager.user.id, organizationId: null });
+    for (let i = 1; i <= 18; i++) await makeClass({ title: `Page ${String(i).padStart(2, '0')}`, owner: pager, organizationId: null });
     const first = await t.rpc('GET', 'classes', {}, { as: pager });
     expect(first.body.classes).toHaveLength(16);
     expect(first.body.classes[0]).toEqual({ class: expect.stringMatching(/^cls_/), id: null, title: 'Page 01' });
@@ -150,8 +142,7 @@ describe('GET class:assignments', () => {
     await member(cls.id, bob.user.id);
     const now = Date.now();
     const at = (days: number) => new Date(Math.floor((now + days * DAY) / 1000) * 1000);
-    const make = (title: string, starts: Date, ends: Date, active = true) =>
-      t.db.prisma.classAssignment.create({ data: { id: newId('ClassAssignment'), classId: cls.id, title, starts, ends, active } });
+    const make = async (title: string, starts: Date, ends: Date, active = true) => ({ id: await cls.assignment({ title, starts, ends, active }), starts, ends });
     const open = await make('Open', at(-10), at(10));
     const off = await make('Switched off', at(-9), at(10), false);
     const future = await make('Future', at(5), at(10));
@@ -159,6 +150,7 @@ describe('GET class:assignments', () => {
     const started = await make('Started', at(-8), at(10));
     const submitted = await make('Submitted', at(-7), at(10));
     const graded = await make('Graded after the end', at(-40), at(-1));
+    // Written directly: work handed in and graded after the assignment ended cannot be made through the operations now.
     await t.db.prisma.assignmentSubmission.createMany({
       data: [
         { assignmentId: started.id, userId: ann.user.id, status: 'STARTED' },
@@ -310,7 +302,7 @@ describe('POST class:members', () => {
     const cls = await makeClass({ title: 'Notified class' });
     const phoneOnly = await t.newCaller('phoneonly', { createdBy: director });
     await t.db.prisma.user.update({ where: { id: phoneOnly.user.id }, data: { email: '', phone: '+44 7700 900123' } });
-    await t.db.prisma.organizationMember.create({ data: { organizationId: orgId, userId: phoneOnly.user.id } });
+    await seed(t).as(director).addMembers(orgId, [phoneOnly]);
     const r = await t.rpc(
       'POST',
       'class:members',
@@ -344,8 +336,8 @@ describe('POST class:members', () => {
   });
 
   it('lets the class owner, instance administrators, and the organization owner and teachers manage members; nobody else', async () => {
-    const personal = await makeClass({ ownerId: plain.user.id, organizationId: null });
-    const orgClass = await makeClass({ ownerId: director.user.id });
+    const personal = await makeClass({ owner: plain, organizationId: null });
+    const orgClass = await makeClass({ owner: director });
     const add = (classId: string, as: Caller, user = bob.user.id) => t.rpc('POST', 'class:members', { class: classId, users: user }, { as });
     // The owner of a personal class enrols users it may read (here itself); bob is unknown to it.
     expect((await add(personal.id, plain, plain.user.id)).status).toBe(200);
@@ -402,7 +394,7 @@ describe('POST classes:members', () => {
 
   it('writes nothing when one class is unknown or not managed by the caller', async () => {
     const mine = await makeClass();
-    const foreign = await makeClass({ ownerId: stranger.user.id, organizationId: null });
+    const foreign = await makeClass({ owner: stranger, organizationId: null });
     await refused(
       () => t.rpc('POST', 'classes:members', { classes: `${mine.id},cls_missing`, users: ann.user.id, notify: true }, { as: teacher }),
       403,
@@ -422,7 +414,7 @@ describe('POST classes:members', () => {
 describe('user:classes', () => {
   it("GET lists the user's memberships the caller may see, with link and active", async () => {
     const seen = await makeClass({ title: 'Seen by the director', externalId: 'seen' });
-    const hidden = await makeClass({ title: 'Not the director’s', ownerId: stranger.user.id, organizationId: null });
+    const hidden = await makeClass({ title: 'Not the director’s', owner: stranger, organizationId: null });
     const dave = await t.newCaller('davemember', { createdBy: director });
     await member(seen.id, dave.user.id, { approved: false });
     await member(hidden.id, dave.user.id);
@@ -465,7 +457,7 @@ describe('user:classes', () => {
     await refused(() => t.rpc('POST', 'user:classes', { user: ann.user.id, classes: cls.id }, { as: teacher }), 403, 'NOT_FOUND', 'user');
     // Reading oneself is not managing oneself.
     await refused(() => t.rpc('POST', 'user:classes', { user: 'me', classes: cls.id }, { as: teacher }), 403, 'PERMISSION_DENIED');
-    const foreign = await makeClass({ ownerId: stranger.user.id, organizationId: null });
+    const foreign = await makeClass({ owner: stranger, organizationId: null });
     await refused(() => t.rpc('POST', 'user:classes', { user: ann.user.id, classes: `${cls.id},${foreign.id}` }, { as: director }), 403, 'NOT_FOUND');
     await refused(() => t.rpc('POST', 'user:classes', { user: ann.user.id, classes: `${cls.id},cls_gone` }, { as: director }), 403, 'NOT_FOUND', 'classes');
     await refused(() => t.rpc('POST', 'user:classes', { user: 'usr_gone', classes: cls.id }, { as: director }), 403, 'NOT_FOUND', 'user');

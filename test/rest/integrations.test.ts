@@ -1,8 +1,8 @@
 import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
-import { newId } from '../../src/ids.ts';
 import { expectError } from '../helpers/expect.ts';
+import { seed } from '../helpers/seed.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,13 +29,14 @@ async function callerOf(owner: Caller, integration: string): Promise<Caller> {
 
 const row = (id: string) => t.db.prisma.integration.findUniqueOrThrow({ where: { id } });
 
-async function newOrganization(title: string, ownerId: string | null = null): Promise<string> {
-  const org = await t.db.prisma.organization.create({ data: { id: newId('Organization'), title, ownerId } });
-  return org.id;
+/** An organization created by `owner` (by default the administrator, whom the callers do not know). */
+async function newOrganization(title: string, owner: Caller = t.admin): Promise<string> {
+  return (await seed(t).as(owner).organization({ title })).id;
 }
 
-async function addMember(organizationId: string, userId: string, permOrganization = 'member') {
-  await t.db.prisma.organizationMember.create({ data: { organizationId, userId, permOrganization } });
+/** The administrator adds the member: it may add any user to any organization. */
+async function addMember(organizationId: string, user: Caller, permissionOrganization = 'member') {
+  await seed(t).admin.addMembers(organizationId, [user], { permissionOrganization });
 }
 
 const lms13 = { title: 'LMS 1.3', type: 'lms', lti: '1.3', platform: 'https://lms.example.com' };
@@ -190,12 +191,12 @@ describe('POST integration', () => {
   describe('organization', () => {
     it('accepts an organization the owner owns or administers and refuses others', async () => {
       const owner = await t.newCaller('org-owner');
-      const owned = await newOrganization('Owned', owner.user.id);
+      const owned = await newOrganization('Owned', owner);
       const administered = await newOrganization('Administered');
-      await addMember(administered, owner.user.id, 'admin');
+      await addMember(administered, owner, 'admin');
       const foreign = await newOrganization('Foreign');
       // A plain member sees the organization: it is told that it is not its own.
-      await addMember(foreign, owner.user.id, 'member');
+      await addMember(foreign, owner, 'member');
       const hidden = await newOrganization('Hidden');
       const count = () => t.db.prisma.integration.count({ where: { ownerId: owner.user.id } });
 
@@ -212,9 +213,9 @@ describe('POST integration', () => {
 
     it('refuses an organization where the owner is only a member when it administers another', async () => {
       const owner = await t.newCaller('org-mixed');
-      const owned = await newOrganization('Mixed owned', owner.user.id);
+      const owned = await newOrganization('Mixed owned', owner);
       const joined = await newOrganization('Mixed joined');
-      await addMember(joined, owner.user.id, 'teacher');
+      await addMember(joined, owner, 'teacher');
       expectError(await t.rpc('POST', 'integration', { title: 'x', organization: joined }, { as: owner }), 403, 'NOT_OWN_ORGANIZATION', 'organization');
       expect((await row(await create(owner, { title: 'y', organization: owned }))).organizationId).toBe(owned);
     });
@@ -222,7 +223,7 @@ describe('POST integration', () => {
     it('puts the integrations of an organizational member in its organization, always', async () => {
       const member = await t.newCaller('org-member');
       const home = await newOrganization('Home');
-      await addMember(home, member.user.id, 'member');
+      await addMember(home, member, 'member');
       const elsewhere = await newOrganization('Elsewhere');
       expect((await row(await create(member, { title: 'implicit' }))).organizationId).toBe(home);
       expect((await row(await create(member, { title: 'explicit', organization: elsewhere }))).organizationId).toBe(home);
@@ -272,8 +273,8 @@ describe('PATCH integration', () => {
 
   it('moves the integration to an organization of the owner; none or empty removes it', async () => {
     const owner = await t.newCaller('patch-org');
-    const a = await newOrganization('Patch A', owner.user.id);
-    const b = await newOrganization('Patch B', owner.user.id);
+    const a = await newOrganization('Patch A', owner);
+    const b = await newOrganization('Patch B', owner);
     const id = await create(owner, { title: 'Mover' });
     const move = async (organization: string) => {
       const r = await t.rpc('PATCH', 'integration', { integration: id, organization }, { as: owner });
@@ -289,9 +290,9 @@ describe('PATCH integration', () => {
 
   it('refuses an organization that is not the owner one, unknown ones, and changes nothing at all', async () => {
     const owner = await t.newCaller('patch-org-refused');
-    const mine = await newOrganization('Mine', owner.user.id);
+    const mine = await newOrganization('Mine', owner);
     const foreign = await newOrganization('Not mine');
-    await addMember(foreign, owner.user.id, 'member');
+    await addMember(foreign, owner, 'member');
     const hidden = await newOrganization('Hidden');
     const id = await create(owner, { title: 'Stay', organization: mine });
     expectError(await t.rpc('PATCH', 'integration', { integration: id, active: 'false', organization: foreign }, { as: owner }), 403, 'NOT_OWN_ORGANIZATION', 'organization');
@@ -303,7 +304,7 @@ describe('PATCH integration', () => {
   it('keeps the integration of an organizational member in its organization', async () => {
     const member = await t.newCaller('patch-member');
     const home = await newOrganization('Patch home');
-    await addMember(home, member.user.id);
+    await addMember(home, member);
     const id = await create(member, { title: 'Member app' });
     expect((await t.rpc('PATCH', 'integration', { integration: id, organization: 'none' }, { as: member })).status).toBe(200);
     expect((await row(id)).organizationId).toBe(home);
@@ -311,7 +312,7 @@ describe('PATCH integration', () => {
 
   it('lets an administrator change the organization of another user integration, within that owner organizations', async () => {
     const owner = await t.newCaller('patch-by-admin');
-    const theirs = await newOrganization('Theirs', owner.user.id);
+    const theirs = await newOrganization('Theirs', owner);
     const unrelated = await newOrganization('Unrelated');
     const id = await create(owner, { title: 'Managed' });
     expect((await t.rpc('PATCH', 'integration', { integration: id, organization: theirs })).status).toBe(200);
@@ -325,7 +326,7 @@ describe('PATCH integration', () => {
   it('refuses another user integration and unknown ones with 403, changing nothing', async () => {
     const owner = await t.newCaller('patch-intruder');
     const victim = await t.newCaller('patch-victim');
-    const org = await newOrganization('Intruder org', owner.user.id);
+    const org = await newOrganization('Intruder org', owner);
     expectError(await t.rpc('PATCH', 'integration', { integration: victim.integrationId, active: 'false' }, { as: owner }), 403, 'NOT_FOUND');
     expectError(await t.rpc('PATCH', 'integration', { integration: victim.integrationId, organization: org }, { as: owner }), 403, 'NOT_FOUND');
     expectError(await t.rpc('PATCH', 'integration', { integration: 'int_unknown', active: 'false' }, { as: owner }), 403, 'NOT_FOUND', 'integration');

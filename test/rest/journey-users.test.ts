@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { expectError } from '../helpers/expect.ts';
+import { seed } from '../helpers/seed.ts';
 import { journeySeed } from '../helpers/journey-seed.ts';
 import { ok } from '../helpers/quiz-seed.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
@@ -370,10 +371,11 @@ describe('timers', () => {
 
 describe('notifications and the journey-completed webhook', () => {
   it('notify writes to the outbox; finishing enqueues journey-completed for members of the starting exam organization', async () => {
-    const organization = newId('Organization');
-    await t.db.prisma.organization.create({ data: { id: organization, title: 'Org', ownerId: owner.user.id } });
-    await t.db.prisma.organizationMember.create({ data: { organizationId: organization, userId: owner.user.id, permOrganization: 'admin', permContent: 'admin' } });
-    await t.db.prisma.organizationMember.create({ data: { organizationId: organization, userId: student.user.id } });
+    const org = await seed(t).as(owner).organization({ title: 'Org' });
+    const organization = org.id;
+    await org.members([owner], { permissionOrganization: 'admin', permissionContent: 'admin' });
+    // The owner does not manage the student: the administrator adds it.
+    await seed(t).admin.addMembers(organization, [student]);
     await ok(t, 'POST', 'organization:webhook', { organization, title: 'journeys', trigger_event: 'journey-completed', endpoint: 'https://receiver.example.com/hook' }, t.admin);
     const start = await newExam([student, stranger]);
     await t.db.prisma.exam.update({ where: { id: start }, data: { organizationId: organization } });
@@ -402,15 +404,13 @@ describe('notifications and the journey-completed webhook', () => {
   });
 
   it('completes competency requirements of type journey whose accepted outcomes include the one reached (any, when none are listed)', async () => {
-    const organization = newId('Organization');
-    await t.db.prisma.organization.create({ data: { id: organization, title: 'Skills', ownerId: owner.user.id } });
-    await t.db.prisma.organizationMember.create({ data: { organizationId: organization, userId: student.user.id } });
+    const org = await seed(t).as(owner).organization({ title: 'Skills' });
+    const organization = org.id;
+    await seed(t).admin.addMembers(organization, [student]);
     const start = await newExam([student, stranger]);
     await t.db.prisma.exam.update({ where: { id: start }, data: { organizationId: organization } });
-    const competency = newId('Competency');
-    await t.db.prisma.competency.create({ data: { id: competency, organizationId: organization, title: 'Onboarded' } });
-    const requirement = async (outcomes: string[]) =>
-      (await t.db.prisma.requirement.create({ data: { id: newId('Requirement'), competencyId: competency, type: 'journey', contentId: start, outcomes } })).id;
+    const competency = await org.competency('Onboarded');
+    const requirement = (outcomes: string[]) => competency.requirement('journey', { content: start, ...(outcomes.length > 0 && { outcomes }) });
     const [certified, failed, any] = [await requirement(['certified']), await requirement(['failed']), await requirement([])];
     await publishedJourney(start, [
       { node: 'start', type: 'start', config: { complete_on: 'finish' }, next: { done: 'e' } },

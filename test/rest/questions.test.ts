@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, BASE_URL, type Caller, type TestApp } from '../helpers/app.ts';
 import { expectError, refusedUnchanged } from '../helpers/expect.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from '../helpers/seed.ts';
 import { checkAnswer, type Response } from '../../src/services/questions/answer-checker.ts';
 import { toCheckable } from '../../src/services/questions/checkable.ts';
 
@@ -31,14 +31,11 @@ beforeAll(async () => {
   viewer = await t.newCaller('viewer');
   member = await t.newCaller('member');
   stranger = await t.newCaller('stranger');
-  orgId = newId('Organization');
-  await t.db.prisma.organization.create({ data: { id: orgId, title: 'School', ownerId: author.user.id } });
-  await t.db.prisma.organizationMember.createMany({
-    data: [
-      { organizationId: orgId, userId: author.user.id, permOrganization: 'admin' },
-      { organizationId: orgId, userId: viewer.user.id, permOrganization: 'teacher', permContent: 'view' },
-    ],
-  });
+  const school = await seed(t).as(author).organization({ title: 'School' });
+  orgId = school.id;
+  await school.members([author], { permissionOrganization: 'admin' });
+  // The author does not manage the viewer: the administrator adds it.
+  await seed(t).admin.addMembers(orgId, [viewer], { permissionOrganization: 'teacher', permissionContent: 'view' });
 });
 afterAll(async () => t?.close());
 
@@ -74,9 +71,11 @@ async function snapshot() {
 
 const refused = refusedUnchanged(snapshot);
 
-async function makeQuiz(ownerId: string, organizationId: string | null = null) {
-  return t.db.prisma.quizSet.create({ data: { id: newId('QuizSet'), title: 'Quiz', language: 'en', ownerId, organizationId } });
-}
+/** A personal Quiz set of `owner`. */
+const makeQuiz = async (owner: Caller) => seed(t).as(owner).quizSet({ title: 'Quiz' });
+
+/** The administrator grants the rule: the Quiz set's owner does not manage these users. */
+const grantQuiz = (quiz: string, user: Caller, level: 'view' | 'modify' | 'report') => seed(t).admin.grant('quiz', quiz, user, level);
 
 describe('POST question', () => {
   it('creates a question in /API of the caller and answers only its identification string', async () => {
@@ -345,8 +344,8 @@ describe('POST question', () => {
   });
 
   it('resolves tags registered beforehand by title, external id or identification string', async () => {
-    const tag = await t.db.prisma.tag.create({ data: { id: newId('Tag'), title: 'Algebra', externalId: 'alg', color: '#112233', ownerId: author.user.id } });
-    const other = await t.db.prisma.tag.create({ data: { id: newId('Tag'), title: 'Secret', color: '#112233', ownerId: stranger.user.id } });
+    const tag = { id: await seed(t).as(author).tag({ title: 'Algebra', externalId: 'alg' }) };
+    const other = { id: await seed(t).as(stranger).tag({ title: 'Secret' }) };
     expect((await create({ tags: 'Algebra&&&alg' })).data).toMatchObject({ tags: [tag.id] });
     expect((await create({ tags: [tag.id] })).data).toMatchObject({ tags: [tag.id] });
     // A tag of someone else the caller may not view is unknown to it.
@@ -368,9 +367,8 @@ describe('organization of a question', () => {
   });
 
   it('puts the questions of an organizational member in its organization whatever it asks', async () => {
-    const plainOrg = newId('Organization');
-    await t.db.prisma.organization.create({ data: { id: plainOrg, title: 'Club', ownerId: author.user.id } });
-    await t.db.prisma.organizationMember.create({ data: { organizationId: plainOrg, userId: member.user.id } });
+    const plainOrg = (await seed(t).as(author).organization({ title: 'Club' })).id;
+    await seed(t).admin.addMembers(plainOrg, [member]);
     expect((await create({}, member)).organizationId).toBe(plainOrg);
   });
 });
@@ -396,7 +394,7 @@ describe('GET question', () => {
 
 describe('questions in a Quiz set', () => {
   it('creates and updates within the Quiz set scope, adds the question to the Quiz set, and needs modify on it', async () => {
-    const quiz = await makeQuiz(author.user.id);
+    const quiz = await makeQuiz(author);
     const r = await post({ ...valid, id: 'in-quiz', quiz: quiz.id }, author, 'json');
     expect(r.status).toBe(200);
     const row = await t.db.prisma.question.findUniqueOrThrow({ where: { id: r.body.question } });
@@ -412,10 +410,10 @@ describe('questions in a Quiz set', () => {
 
     await refused(() => post({ ...valid, id: 'in-quiz', quiz: quiz.id }, stranger), 403, 'NOT_FOUND');
     // A granted modify rule on the Quiz set lets another user write its questions.
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz.id, userId: stranger.user.id, level: 'view' } });
+    await grantQuiz(quiz.id, stranger, 'view');
     await refused(() => post({ ...valid, id: 'in-quiz', quiz: quiz.id }, stranger), 403, 'PERMISSION_DENIED');
     expect((await t.rpc('GET', 'question', { id: 'in-quiz', quiz: quiz.id }, { as: stranger })).body.question).toBe(row.id);
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz.id, userId: stranger.user.id, level: 'modify' } });
+    await grantQuiz(quiz.id, stranger, 'modify');
     expect((await post({ ...valid, id: 'in-quiz', quiz: quiz.id, content: 'by editor' }, stranger, 'json')).body.question).toBe(row.id);
     expect((await t.db.prisma.question.findUniqueOrThrow({ where: { id: row.id } })).ownerId).toBe(author.user.id);
   });
@@ -424,7 +422,7 @@ describe('questions in a Quiz set', () => {
 describe('a question kept in a Quiz set, by its documented id alone', () => {
   it('GET, question:export and DELETE find it by id without quiz or path; an id used in several places is refused naming them', async () => {
     const keeper = await t.newCaller('quiz-keeper');
-    const quiz = await makeQuiz(keeper.user.id);
+    const quiz = await makeQuiz(keeper);
     const made = await post({ ...valid, id: 'kept-in-quiz', quiz: quiz.id }, keeper, 'json');
     expect(made.status).toBe(200);
     const got = await t.rpc('GET', 'question', { id: 'kept-in-quiz' }, { as: keeper });
@@ -440,7 +438,7 @@ describe('a question kept in a Quiz set, by its documented id alone', () => {
 
     // The same id in a folder and in a second Quiz set: ambiguous, each narrowing picks one.
     const folder = await create({ id: 'kept-in-quiz', path: '/Mine' }, keeper);
-    const second = await makeQuiz(keeper.user.id);
+    const second = await makeQuiz(keeper);
     const other = await post({ ...valid, id: 'kept-in-quiz', quiz: second.id }, keeper, 'json');
     const ambiguous = await t.rpc('GET', 'question', { id: 'kept-in-quiz' }, { as: keeper });
     expectError(ambiguous, 403, 'AMBIGUOUS_ID', 'quiz');
@@ -464,9 +462,9 @@ describe('GET questions', () => {
     const lister = await t.newCaller('lister');
     const own = await create({ id: 'own-1', content: 'Own question' }, lister);
     const orgQuestion = await create({ id: 'org-1', organization: orgId });
-    const quiz = await makeQuiz(author.user.id);
+    const quiz = await makeQuiz(author);
     const inQuiz = await create({ id: 'quiz-1', quiz: quiz.id });
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz.id, userId: lister.user.id, level: 'view' } });
+    await grantQuiz(quiz.id, lister, 'view');
 
     const mine = await t.rpc('GET', 'questions', { limit: 1000 }, { as: lister });
     expect(mine.status).toBe(200);
@@ -528,7 +526,7 @@ describe('question:id', () => {
 
 describe('DELETE question', () => {
   it('deletes permanently, with its Quiz set items and stored files', async () => {
-    const quiz = await makeQuiz(author.user.id);
+    const quiz = await makeQuiz(author);
     const row = await create({ id: 'doomed', quiz: quiz.id, attachment: `notes.txt=${Buffer.from('hello').toString('base64')}` });
     const fileIds = (await t.db.prisma.questionMedia.findMany({ where: { questionId: row.id } })).map((m) => m.fileId);
     expect(fileIds).toHaveLength(1);
@@ -597,11 +595,11 @@ describe('question:export', () => {
   });
 
   it('needs report on the question', async () => {
-    const quiz = await makeQuiz(author.user.id);
+    const quiz = await makeQuiz(author);
     await create({ id: 'report-me', quiz: quiz.id });
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz.id, userId: stranger.user.id, level: 'view' } });
+    await grantQuiz(quiz.id, stranger, 'view');
     await refused(() => t.rpc('POST', 'question:export', { id: 'report-me', quiz: quiz.id }, { as: stranger }), 403, 'PERMISSION_DENIED');
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz.id, userId: stranger.user.id, level: 'report' } });
+    await grantQuiz(quiz.id, stranger, 'report');
     expect((await t.rpc('POST', 'question:export', { id: 'report-me', quiz: quiz.id }, { as: stranger })).status).toBe(200);
   });
 });

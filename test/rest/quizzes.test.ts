@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectError } from '../helpers/organizations.ts';
 import { addMember, grant, newOrganization, newQuestion, newQuiz, ok, refused } from '../helpers/quiz-seed.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from '../helpers/seed.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -210,8 +210,8 @@ describe('DELETE quiz', () => {
     const question = await newQuestion(t, owner, 'kept');
     await ok(t, 'POST', 'quiz:questions', { quiz, group: 'G', questions: question }, owner);
     await grant(t, quiz, editor, 'grant');
-    const tag = await t.db.prisma.tag.create({ data: { id: newId('Tag'), title: 'T', color: '#000000', ownerId: owner.user.id } });
-    await t.db.prisma.contentTag.create({ data: { tagId: tag.id, contentType: 'quiz', contentId: quiz } });
+    const as = seed(t).as(owner);
+    await as.attachTag('quiz', quiz, await as.tag({ title: 'T', color: '#000000' }));
     await refused(t, () => t.rpc('DELETE', 'quiz', { quiz }, { as: editor }), 403, 'PERMISSION_DENIED');
 
     expect(await ok(t, 'DELETE', 'quiz', { quiz }, owner)).toEqual({ quiz, success: true });
@@ -348,19 +348,12 @@ describe('GET quiz:skills', () => {
     const me = await t.newCaller('skills-me');
     const quiz = await newQuiz(t, me);
     const [a, b, outside] = [await newQuestion(t, me, 'sa'), await newQuestion(t, me, 'sb'), await newQuestion(t, me, 'so')];
-    const skill = async (identifier: string, title: string, description?: string) =>
-      (await t.db.prisma.skill.create({ data: { id: newId('Skill'), ownerId: me.user.id, identifier, title, description } })).id;
+    const as = seed(t).as(me);
+    const skill = (identifier: string, title: string, description?: string) => as.skill({ identifier, title, description });
     const algebra = await skill('alg', 'Algebra', 'Equations and such');
     const geometry = await skill('geo', 'Geometry');
     const unused = await skill('his', 'History');
-    await t.db.prisma.questionSkill.createMany({
-      data: [
-        { questionId: a, skillId: geometry },
-        { questionId: a, skillId: algebra },
-        { questionId: b, skillId: algebra },
-        { questionId: outside, skillId: unused },
-      ],
-    });
+    for (const [question, linked] of [[a, geometry], [a, algebra], [b, algebra], [outside, unused]] as const) await as.attachSkill(question, linked);
     await ok(t, 'POST', 'quiz:questions', { quiz, questions: a }, me);
     await ok(t, 'POST', 'quiz:questions', { quiz, group: 'G', questions: b }, me);
     expect(await ok(t, 'GET', 'quiz:skills', { quiz }, me)).toEqual({

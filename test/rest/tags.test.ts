@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
 import { expectError, ok as okAs } from '../helpers/organizations.ts';
-import { newId } from '../../src/ids.ts';
-import { createApiIntegration } from '../../src/services/bootstrap/bootstrap.service.ts';
-import { taggableTypes, type TaggableType } from '../../src/services/content/content-types.ts';
+import { seed } from '../helpers/seed.ts';
+import { taggableTypes, type ContentType, type TaggableType } from '../../src/services/content/content-types.ts';
+import type { Level } from '../../src/auth/levels.ts';
 
 /**
  * The Tags endpoints of the contract through HTTP: `tags`, `tag`, and `<type>:tags` / `<type>:tag`
@@ -40,41 +40,30 @@ const TYPES = taggableTypes.filter((type) => type !== 'exam');
 
 let seq = 0;
 async function makeTag(owner: Caller, data: { title?: string; organizationId?: string | null; externalId?: string; color?: string; icon?: string } = {}) {
-  const tag = await t.db.prisma.tag.create({
-    data: {
-      id: newId('Tag'),
-      title: data.title ?? `Tag ${++seq}`,
-      color: data.color ?? '#112233',
-      icon: data.icon ?? null,
-      externalId: data.externalId ?? null,
-      ownerId: owner.user.id,
-      organizationId: data.organizationId ?? null,
-    },
-  });
-  return tag.id;
+  const { organizationId, ...rest } = data;
+  return seed(t).as(owner).tag({ title: `Tag ${++seq}`, color: '#112233', organization: organizationId, ...rest });
 }
 
-/** A record of a content type, as GraphQL (or the type's own module) would create it. */
+/** A record of a content type, created by `owner` through its service. */
 async function makeContent(type: TaggableType, owner: Caller, organizationId: string | null, externalId: string | null = null): Promise<string> {
-  const p = t.db.prisma;
+  const as = seed(t).as(owner);
   const title = `${type} ${++seq}`;
-  const base = { title, ownerId: owner.user.id, organizationId, externalId };
+  const base = { title, organization: organizationId ?? undefined };
   switch (type) {
     case 'class':
-      return (await p.class.create({ data: { id: newId('Class'), ...base } })).id;
+      return (await as.class({ ...base, externalId })).id;
     case 'course':
-      return (await p.course.create({ data: { id: newId('Course'), ...base } })).id;
     case 'event':
-      return (await p.event.create({ data: { id: newId('Event'), ...base } })).id;
     case 'scorm':
-      return (await p.scorm.create({ data: { id: newId('Scorm'), ...base } })).id;
     case 'video':
-      return (await p.video.create({ data: { id: newId('Video'), ...base } })).id;
+      return as.content(type, { ...base, externalId });
     case 'quiz':
-      return (await p.quizSet.create({ data: { id: newId('QuizSet'), language: 'en', ...base } })).id;
+      return (await as.quizSet({ ...base, ...(externalId && { id: externalId }) })).id;
     case 'integration': {
-      const { integration } = await createApiIntegration(t.platform, owner.user, title);
-      return (await p.integration.update({ where: { id: integration.id }, data: { organizationId, externalId } })).id;
+      const id = await as.integration(base);
+      // No operation sets an integration's external id (the contract names none); written directly.
+      if (externalId) await t.db.prisma.integration.update({ where: { id }, data: { externalId } });
+      return id;
     }
     case 'organization':
       // `org` itself: the director owns it, its members hold their content level on it.
@@ -84,8 +73,9 @@ async function makeContent(type: TaggableType, owner: Caller, organizationId: st
   }
 }
 
-const member = (organizationId: string, who: Caller, permContent: string, permOrganization = 'member') =>
-  t.db.prisma.organizationMember.create({ data: { organizationId, userId: who.user.id, permContent, permOrganization } });
+/** The administrator adds the member: the organization's owner does not manage these users. */
+const member = (organizationId: string, who: Caller, permissionContent: string, permissionOrganization = 'member') =>
+  seed(t).admin.addMembers(organizationId, [who], { permissionContent, permissionOrganization });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -95,10 +85,8 @@ beforeAll(async () => {
   plain = await t.newCaller('plain');
   outsider = await t.newCaller('outsider');
   ruler = await t.newCaller('ruler');
-  orgId = newId('Organization');
-  otherOrgId = newId('Organization');
-  await t.db.prisma.organization.create({ data: { id: orgId, title: 'Academy', ownerId: director.user.id, externalId: 'organization-ext' } });
-  await t.db.prisma.organization.create({ data: { id: otherOrgId, title: 'Rivals', ownerId: outsider.user.id } });
+  orgId = (await seed(t).as(director).organization({ title: 'Academy', id: 'organization-ext' })).id;
+  otherOrgId = (await seed(t).as(outsider).organization({ title: 'Rivals' })).id;
   await member(orgId, reader, 'view');
   await member(orgId, editor, 'modify');
   await member(orgId, plain, 'none');
@@ -136,11 +124,11 @@ async function refused(call: () => Promise<RpcResult>, status: number, code?: st
 const attached = (tagId: string, type: TaggableType, contentId: string) =>
   t.db.prisma.contentTag.count({ where: { tagId, contentType: type, contentId } });
 
-const attach = (tagId: string, type: TaggableType, contentId: string) =>
-  t.db.prisma.contentTag.create({ data: { tagId, contentType: type, contentId } });
+/** The director attaches the tag (it holds admin on the content of `org` and views its tags). */
+const attach = (tagId: string, type: TaggableType, contentId: string) => seed(t).as(director).attachTag(type, contentId, tagId);
 
-const rule = (who: Caller, contentType: string, contentId: string, level: string) =>
-  t.db.prisma.permissionRule.create({ data: { contentType, contentId, userId: who.user.id, level, grantedById: director.user.id } });
+/** The administrator grants the rule (the director does not manage the users who receive them). */
+const rule = (who: Caller, contentType: ContentType, contentId: string, level: Level) => seed(t).admin.grant(contentType, contentId, who, level);
 
 const tagIds = (body: { tags: { tag: string }[] }) => body.tags.map((x) => x.tag);
 
@@ -168,7 +156,8 @@ describe('GET tags', () => {
     expect(tagIds(await ok('GET', 'tags', {}, viewer))).toEqual([personalTag]);
     // A rule on other content of the same id space gives nothing.
     const other = await t.newCaller('ruleother');
-    await rule(other, 'class', personalTag, 'admin');
+    // A rule that names a tag's id as a class: no operation writes one, so it is written directly.
+    await t.db.prisma.permissionRule.create({ data: { contentType: 'class', contentId: personalTag, userId: other.user.id, level: 'admin' } });
     expect((await ok('GET', 'tags', {}, other)).tags).toEqual([]);
   });
 

@@ -7,6 +7,7 @@ import { isNonPublicAddress } from '../../src/services/webhooks/address-guard.ts
 import { verify } from '../../src/services/webhooks/signature.ts';
 import { freePort, startReceiver, type Received, type Receiver } from '../jobs/receiver.ts';
 import { expectError } from '../helpers/expect.ts';
+import { seed } from '../helpers/seed.ts';
 
 const RETRY_BASE_MS = 200;
 
@@ -32,13 +33,19 @@ afterEach(async () => {
 });
 
 
-async function newOrganization(title: string, ownerId: string | null = null): Promise<string> {
-  return (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title, ownerId } })).id;
+/** An organization created by `owner` (by default the administrator, whose calls these tests make). */
+async function newOrganization(title: string, owner: Caller = t.admin): Promise<string> {
+  return (await seed(t).as(owner).organization({ title })).id;
 }
 
-async function addMember(organizationId: string, userId: string, permOrganization = 'member') {
-  await t.db.prisma.organizationMember.create({ data: { organizationId, userId, permOrganization } });
+/** The administrator adds the member: the owners do not manage these users. */
+async function addMember(organizationId: string, user: Caller, permissionOrganization = 'member') {
+  await seed(t).admin.addMembers(organizationId, [user], { permissionOrganization });
 }
+
+/** A custom user field, written directly: no operation configures custom fields. */
+const userField = (key: string, label: string) =>
+  t.db.prisma.customField.upsert({ where: { entity_key: { entity: 'user', key } }, create: { id: newId('CustomField'), entity: 'user', key, label }, update: {} });
 
 /** Creates a webhook through the contract and returns its identification string. */
 async function create(args: Record<string, unknown>, as?: Caller): Promise<string> {
@@ -120,7 +127,7 @@ describe('POST organization:webhook', () => {
   });
 
   it('refuses every broken rule with the argument named, and creates nothing', async () => {
-    await t.db.prisma.customField.upsert({ where: { entity_key: { entity: 'user', key: 'badge' } }, create: { id: newId('CustomField'), entity: 'user', key: 'badge', label: 'Badge' }, update: {} });
+    await userField('badge', 'Badge');
     const key = { authentication: 'key' };
     const cases: [Record<string, unknown>, string, string][] = [
       [{ title: undefined }, 'MISSING_ARGUMENT', 'title'],
@@ -170,7 +177,7 @@ describe('POST organization:webhook', () => {
   });
 
   it('takes a configured user custom field as the key, by its name or as custom_<name>', async () => {
-    await t.db.prisma.customField.upsert({ where: { entity_key: { entity: 'user', key: 'badge' } }, create: { id: newId('CustomField'), entity: 'user', key: 'badge', label: 'Badge' }, update: {} });
+    await userField('badge', 'Badge');
     for (const name of ['badge', 'custom_badge']) {
       const webhook = await create({ authentication: 'key', authentication_send: 'bearer', authentication_key_custom: name });
       const row = await t.db.prisma.webhook.findUniqueOrThrow({ where: { id: webhook } });
@@ -185,9 +192,9 @@ describe('who may manage webhooks', () => {
     const orgAdmin = await t.newCaller('hook-orgadmin');
     const member = await t.newCaller('hook-member');
     const outsider = await t.newCaller('hook-outsider');
-    const org = await newOrganization('Managed', owner.user.id);
-    await addMember(org, orgAdmin.user.id, 'admin');
-    await addMember(org, member.user.id, 'supervisor');
+    const org = await newOrganization('Managed', owner);
+    await addMember(org, orgAdmin, 'admin');
+    await addMember(org, member, 'supervisor');
     const base = { organization: org, title: 'Owned', trigger_event: 'api', endpoint: rx.url() };
 
     const byOwner = await t.rpc('POST', 'organization:webhook', base, { as: owner });
@@ -332,12 +339,12 @@ describe('POST organization:webhook:trigger and delivery', () => {
   });
 
   it('a custom-field key is the value of that field of the triggering user; without a value the delivery fails unsent', async () => {
-    await t.db.prisma.customField.upsert({ where: { entity_key: { entity: 'user', key: 'hook_key' } }, create: { id: newId('CustomField'), entity: 'user', key: 'hook_key', label: 'Hook key' }, update: {} });
+    await userField('hook_key', 'Hook key');
     const holder = await t.newCaller('key-holder');
     const lacking = await t.newCaller('key-lacking');
     await t.db.prisma.user.update({ where: { id: holder.user.id }, data: { customFields: { hook_key: 'from-custom-field' } } });
-    const org = await newOrganization('Custom key org', holder.user.id);
-    await addMember(org, lacking.user.id, 'admin');
+    const org = await newOrganization('Custom key org', holder);
+    await addMember(org, lacking, 'admin');
     const r = await t.rpc('POST', 'organization:webhook', { organization: org, title: 'CF', trigger_event: 'api', endpoint: rx.url(), authentication: 'key', authentication_send: 'bearer', authentication_key_custom: 'hook_key' }, { as: holder });
     const webhook = r.body.webhook;
     const sent = await trigger(webhook, { ok: true }, holder, org);
@@ -507,7 +514,7 @@ describe('address guard (default configuration: WEBHOOK_ALLOW_PRIVATE unset)', (
   let strictOrg: string;
   beforeAll(async () => {
     strict = await createTestApp({ WEBHOOK_MAX_ATTEMPTS: '2', WEBHOOK_RETRY_BASE_MS: '100' });
-    strictOrg = (await strict.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Strict' } })).id;
+    strictOrg = (await seed(strict).admin.organization({ title: 'Strict' })).id;
   });
   afterAll(() => strict?.close());
 
