@@ -112,9 +112,15 @@ export async function examRules(db: Reader, exams: readonly (Exam & { quiz: Quiz
   return exams.map((exam, i) => examRulesOf(exam, exam.quiz, stored[i] ?? {}));
 }
 
+/** The code of the grading preset the rules name; null for no grading, or a bare threshold (`custom`). */
+export const presetCodeOf = (rules: Pick<PlayRules, 'grading'>): string | null => (rules.grading && rules.grading !== 'custom' ? rules.grading : null);
+
+/** The grading preset the rules name (see presetCodeOf). */
+export const gradingPresetOf = (db: Reader, rules: Pick<PlayRules, 'grading'>) => {
+  const code = presetCodeOf(rules);
+  return code ? db.gradingPreset.findUnique({ where: { id: code } }) : Promise.resolve(null);
+};
+
 /** The exam period is running (an exam account of a blocking exam is held to it). */
-/** The grading preset the rules name; null for no grading, or a bare threshold (`custom`). */
-export const gradingPresetOf = (db: Reader, rules: Pick<PlayRules, 'grading'>) =>
-  rules.grading && rules.grading !== 'custom' ? db.gradingPreset.findUnique({ where: { id: rules.grading } }) : Promise.resolve(null);
 
 export const inExamPeriod = (exam: Pick<Exam, 'active' | 'start' | 'end'>, now: Date) => exam.active && exam.start <= now && now < exam.end;

@@ -15,13 +15,10 @@ export function resultEventOf(play: Pick<SettledPlay, 'exam' | 'quiz' | 'userId'
 }
 
 /**
- * A finished play's announcement, in the transaction that finishes it, to the organization's
- * webhooks when the user is a member of it.
+ * Enqueues a finished play's result event to its organization's webhooks, in the transaction that
+ * finishes it. settlePlays has checked, in the same transaction, that the user is a member of that
+ * organization and that a webhook takes the event.
  */
-export async function announceResult(tx: Prisma.TransactionClient, play: SettledPlay): Promise<void> {
-  const target = resultEventOf(play);
-  if (!target) return;
-  const member = await tx.organizationMember.findUnique({ where: { organizationId_userId: { organizationId: target.organizationId, userId: target.userId } }, select: { userId: true } });
-  if (!member) return;
+export async function announceResult(tx: Prisma.TransactionClient, play: SettledPlay, target: NonNullable<ReturnType<typeof resultEventOf>>): Promise<void> {
   await enqueueEvent(tx, { ...target, data: resultEventData(play) });
 }

@@ -2,7 +2,7 @@ import { Prisma, type Exam, type GradingPreset, type Play, type PlayAnswer, type
 import { certifySettled } from '../certificates/certificates.service.ts';
 import { onPlaySettled } from '../journeys/runtime.ts';
 import { recordExamRequirements } from './competency-progress.ts';
-import type { PlayRules } from './exam-rules.ts';
+import { presetCodeOf, type PlayRules } from './exam-rules.ts';
 import { announceResult, resultEventOf } from './result-events.ts';
 import { gradeOf, scoreAnswer, totalsOf, type AnswerScore } from './scoring.ts';
 import type { SettledPlay } from './finish-requests.ts';
@@ -84,7 +84,7 @@ export async function settlePlays(tx: Tx, items: readonly PlayToSettle[]): Promi
     if (play.examId && follows.requirementExams.has(play.examId)) await recordExamRequirements(tx, play);
     await certifySettled(tx, play, presetOf(presets, options.rules));
     if (follows.journeyUsers.has(play.userId ?? '') || (play.examId && follows.journeyExams.has(play.examId))) await onPlaySettled(tx, play);
-    if (options.finish && follows.announced.has(play.id)) await announceResult(tx, play);
+    if (options.finish && follows.announced.has(play.id)) await announceResult(tx, play, resultEventOf(play)!);
   }
   return settled;
 }
@@ -98,7 +98,7 @@ export async function settlePlay(tx: Tx, play: PlayToSettle['play'], options: Se
 async function readForScoring(tx: Tx, items: readonly PlayToSettle[]) {
   const unknown = [...new Set(items.flatMap(({ play, options }) => play.questionIds.filter((id) => !options.answerKeys?.has(id))))];
   const unread = items.filter((i) => !i.answers).map((i) => i.play.id);
-  const codes = [...new Set(items.map((i) => i.options.rules.grading).filter((g): g is string => !!g && g !== 'custom'))];
+  const codes = [...new Set(items.flatMap((i) => presetCodeOf(i.options.rules) ?? []))];
   const [questions, answerRows, presetRows] = await Promise.all([
     unknown.length === 0 ? [] : tx.question.findMany({ where: { id: { in: unknown } }, select: { id: true, type: true, answers: true, options: true, data: true } }),
     unread.length === 0 ? [] : tx.playAnswer.findMany({ where: { playId: { in: unread } } }),
@@ -109,9 +109,8 @@ async function readForScoring(tx: Tx, items: readonly PlayToSettle[]) {
   return { keys: new Map(questions.map((q) => [q.id, q])), answers, presets: new Map(presetRows.map((p) => [p.id, p])) };
 }
 
-/** The grading preset of the rules (as gradingPresetOf reads it): null for none and custom grading. */
-const presetOf = (presets: ReadonlyMap<string, GradingPreset>, rules: Pick<PlayRules, 'grading'>) =>
-  (rules.grading && rules.grading !== 'custom' ? presets.get(rules.grading) : undefined) ?? null;
+/** The grading preset of the rules among those read (as gradingPresetOf reads one). */
+const presetOf = (presets: ReadonlyMap<string, GradingPreset>, rules: Pick<PlayRules, 'grading'>) => presets.get(presetCodeOf(rules) ?? '') ?? null;
 
 /** Writes the scores of many answers, of one play or many, in one statement. */
 async function writeScores(tx: Tx, scores: readonly (AnswerScore & { playId: string; questionId: string })[]): Promise<void> {
