@@ -6,6 +6,8 @@
  *
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/rest-vs-bare.ts
  *   npx tsx bench/profile-summary.ts /tmp/prof/CPU.*.001.cpuprofile     (the main thread's profile)
+ *   npx tsx bench/profile-summary.ts <file> 40 --last 6      (top 40, only the profile's last 6 s:
+ *                                                             the measured run, without start-up)
  */
 import { readFileSync } from 'node:fs';
 
@@ -15,6 +17,8 @@ interface ProfileNode {
   children?: number[];
 }
 interface Profile {
+  endTime: number;
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -30,19 +34,25 @@ function area(url: string, name: string): string {
   return url.replace(/^.*\//, '');
 }
 
-const file = process.argv[2];
+const [file, topArg] = process.argv.slice(2).filter((a, i, all) => a !== '--last' && all[i - 1] !== '--last');
+const lastAt = process.argv.indexOf('--last');
+const lastSeconds = lastAt > 0 ? Number(process.argv[lastAt + 1]) : Infinity;
 if (!file) {
   console.error('usage: tsx bench/profile-summary.ts <file.cpuprofile> [top]');
   process.exit(2);
 }
-const top = Number(process.argv[3] ?? 25);
+const top = Number(topArg ?? 25);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfByArea = new Map<string, number>();
 const selfByFunction = new Map<string, number>();
 let total = 0;
+const from = profile.endTime - lastSeconds * 1e6;
+let at = profile.startTime;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
+  at += dt;
+  if (at < from) return;
   const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
   if (functionName === '(idle)' || functionName === '(program)') return;
   total += dt;

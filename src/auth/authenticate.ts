@@ -63,17 +63,19 @@ export async function authenticate(platform: Platform, credentials: Credentials)
     throw new AuthenticationError('MISSING_CREDENTIALS', 'Application credentials (app and secret) are required');
   }
   const appId = credentials.app;
-  const integration = impossible(appId)
+  const cached = impossible(appId)
     ? null
     : await platform.credentials.get(appId, async () => {
         const found = await platform.db.integration.findUnique({ where: { appId }, include: { owner: true } });
-        return found && { ...found, secret: found.secretCipher ? platform.secrets.open(found.secretCipher) : null };
+        if (!found) return null;
+        const { owner, ...record } = found;
+        return { record, owner, secret: record.secretCipher ? platform.secrets.open(record.secretCipher) : null };
       });
-  const valid = integration?.type === 'api' && integration.secret !== null && !impossible(credentials.secret) && safeEqual(credentials.secret, integration.secret);
-  if (!integration || !valid) throw new AuthenticationError('INVALID_CREDENTIALS', 'Invalid application credentials');
-  if (!integration.active) throw new AuthenticationError('INTEGRATION_INACTIVE', 'This integration is not active');
-  if (!integration.owner.enabled) throw new AuthenticationError('OWNER_DISABLED', 'The owner of this integration is disabled');
-  const { owner, secret: _secret, ...record } = integration;
+  const valid = cached?.record.type === 'api' && cached.secret !== null && !impossible(credentials.secret) && safeEqual(credentials.secret, cached.secret);
+  if (!cached || !valid) throw new AuthenticationError('INVALID_CREDENTIALS', 'Invalid application credentials');
+  if (!cached.record.active) throw new AuthenticationError('INTEGRATION_INACTIVE', 'This integration is not active');
+  if (!cached.owner.enabled) throw new AuthenticationError('OWNER_DISABLED', 'The owner of this integration is disabled');
+  const { owner, record } = cached;
   if (credentials.assume === undefined) return { user: owner, owner, integration: record };
   const token = impossible(credentials.assume) ? undefined : await resolveAssumeToken(platform, credentials.assume, owner.id);
   if (!token) throw new AuthenticationError('INVALID_ASSUME_TOKEN', 'The assume token is invalid, expired or revoked');

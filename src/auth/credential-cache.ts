@@ -2,8 +2,15 @@ import type { AssumeToken, Integration, User } from '../generated/prisma/client.
 import type { Batcher } from '../batcher.ts';
 import { TtlMap } from '../ttl-map.ts';
 
-/** An integration with its owner, and its secret opened once per load rather than on every call. */
-export type CachedIntegration = Integration & { owner: User; secret: string | null };
+/**
+ * An integration (its record, as the viewer carries it) with its owner, and its secret opened once
+ * per load rather than on every call: a call then builds its viewer from these without copying.
+ */
+export interface CachedIntegration {
+  record: Integration;
+  owner: User;
+  secret: string | null;
+}
 
 /** An assume token with the user it acts as. */
 export type CachedAssumeToken = AssumeToken & { user: User };

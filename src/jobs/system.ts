@@ -1,4 +1,5 @@
 import type { Platform } from '../context.ts';
+import { withPlatform } from '../platform-fields.ts';
 
 /**
  * The system as an actor: work done on nobody's request (a job run by a worker: a webhook
@@ -13,5 +14,5 @@ export interface SystemContext extends Platform {
 }
 
 export function asSystem(platform: Platform): SystemContext {
-  return { ...platform, actor: 'system' };
+  return withPlatform(platform, { actor: 'system' as const });
 }

@@ -18,6 +18,7 @@ import { parseInput } from '../validation.ts';
 import { isAnonymousSurvey, planTable, tableRows, type ExportChoice } from './results-table.ts';
 import { contentTypes, csvWriter, xlsxWriter } from './sheet-writers.ts';
 import * as s from './plays.schemas.ts';
+import { withPlatform } from '../../platform-fields.ts';
 
 /**
  * POST `exam:results:export` and its download. The call checks everything (permission, preset,
@@ -145,7 +146,7 @@ export async function downloadResultsExport(platform: Platform, token: string, r
   const choice = link.options as unknown as ExportChoice;
   const viewer = await viewerOf(platform, link);
   if (!viewer) return { status: 'revoked' };
-  const ctx: Context = { ...platform, viewer, requestId, language: choice.language };
+  const ctx: Context = withPlatform(platform, { viewer, requestId, language: choice.language });
   let exam: Exam;
   try {
     exam = await findExam(ctx, link.examId, 'exam:results:read');
