@@ -25,6 +25,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import Fastify from 'fastify';
 import { createLogger } from '../src/logger.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/client.ts';
@@ -135,8 +136,21 @@ function bareHandler(bodies: Map<string, string>): RequestListener {
   };
 }
 
+/** fastify with one route answering the same bodies as the bare server: no hooks, no plugins, no log. */
+async function bareFastify(bodies: Map<string, string>) {
+  const app = Fastify({ keepAliveTimeout: 65_000 });
+  app.get('/*', (request, reply) => {
+    const body = bodies.get(request.url);
+    if (body === undefined) return reply.code(404).send();
+    return reply.header('content-type', 'application/json; charset=utf-8').send(body);
+  });
+  return { app, base: await app.listen({ port: 0, host: '127.0.0.1' }) };
+}
+
 interface Case {
   name: string;
+  /** Served by the bare fastify reference instead of the service. */
+  server?: 'fastify';
   method: 'GET' | 'POST';
   path: string;
   body?: string;
@@ -152,6 +166,8 @@ const graphql = (query: string) => JSON.stringify({ query });
 const CASES = ([
   { name: 'REST GET test:app', method: 'GET', path: '/api/v1/test:app', against: 'bare' },
   { name: 'REST GET user:me', method: 'GET', path: '/api/v1/user:me', against: 'bare' },
+  // The framework's own floor: what fastify alone keeps of bare node:http on this machine.
+  { name: 'fastify alone, GET user:me', server: 'fastify', method: 'GET', path: '/api/v1/user:me', against: 'bare' },
   { name: 'GraphQL { me { id name } }', method: 'POST', path: '/graphql', body: graphql('{ me { id name } }'), against: 'REST GET user:me' },
   { name: 'GraphQL { __typename }', method: 'POST', path: '/graphql', body: graphql('{ __typename }'), against: 'REST GET user:me' },
 ] satisfies Case[]).filter((c) => !process.env.BENCH_CASES || process.env.BENCH_CASES.split(',').some((name) => c.name.includes(name.trim())));
@@ -183,6 +199,7 @@ for (const c of CASES.filter((c) => c.against === 'bare')) {
   bodies.set(c.path, await response.text());
 }
 const bare = await listen(bareHandler(bodies));
+const fastifyAlone = await bareFastify(bodies);
 
 console.log(
   `database ${service.database}, LOG_LEVEL ${process.env.LOG_LEVEL ?? 'info'} (to a file), ${CONNECTIONS} connections, ` +
@@ -214,8 +231,9 @@ try {
     console.log(`round ${r} of ${ROUNDS}`);
     const round = new Map<string, { rps: number; p99: number }>();
     for (const c of CASES) {
-      if (c.against === 'bare' && ONLY !== 'service') await measure(`bare ${c.path}`, bare.base, c, round);
-      if (ONLY !== 'bare') await measure(c.name, service.base, c, round);
+      // Once per path and round: cases of one path are measured against the same bare run.
+      if (c.against === 'bare' && ONLY !== 'service' && !round.has(`bare ${c.path}`)) await measure(`bare ${c.path}`, bare.base, c, round);
+      if (ONLY !== 'bare') await measure(c.name, c.server === 'fastify' ? fastifyAlone.base : service.base, c, round);
     }
     rounds.push(round);
   }
@@ -240,6 +258,7 @@ try {
   console.log(`service log: ${service.logLines()} lines`);
 } finally {
   await new Promise((resolve) => bare.server.close(resolve));
+  await fastifyAlone.app.close();
   await service.close();
 }
 // The migration engine leaves a 10 s timer behind; the run is over.
