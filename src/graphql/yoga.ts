@@ -15,7 +15,7 @@ import { errorCodesOf, logGraphQL, useObservation, type GraphQLObserver } from '
 import { graphiqlOptions, renderOfflineGraphiQL } from './graphiql.ts';
 import { spentByRequest, useShapeLimits } from './plugins/limits.ts';
 import { createExecute, useExecution } from './plugins/execution.ts';
-import { useCsrfPrevention, useSuggestionsForCallers } from './plugins/browser-safety.ts';
+import { queryArgs, useCsrfPrevention, useSuggestionsForCallers } from './plugins/browser-safety.ts';
 import { rateLimitHeaders } from '../rate-limit.ts';
 
 /** Whether a document is over the size limit (UTF-8 bytes; the length in characters decides most without counting). */
@@ -80,8 +80,6 @@ function negotiate(accept: string): JsonMediaType | undefined {
 }
 
 /** Query parameters may carry credentials (`app`, `secret`, `assume`); most calls have none to parse. */
-const queryArgs = (url: string): Record<string, string> => (url.includes('?') ? Object.fromEntries(new URL(url).searchParams) : {});
-
 /** yoga's result processor builds a fetch Response; this one just keeps what it was given. */
 class CapturedResponse {
   constructor(

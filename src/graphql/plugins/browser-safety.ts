@@ -35,7 +35,8 @@ export function useCsrfPrevention(): Plugin {
 }
 
 const SUGGESTION = /\s*Did you mean .+\?$/;
-const queryArgs = (url: string) => (url.includes('?') ? Object.fromEntries(new URL(url).searchParams) : {});
+/** A request URL's query parameters, where GraphQL callers may send credentials (`app`, `secret`, `assume`). */
+export const queryArgs = (url: string): Record<string, string> => (url.includes('?') ? Object.fromEntries(new URL(url).searchParams) : {});
 
 /**
  * graphql-js suggests names ("Did you mean …?") in validation errors, which lets anyone map the
