@@ -87,10 +87,13 @@ export async function multipartFields(body: Buffer, contentType: string): Promis
     if (disposition.type !== 'form-data' || !name) continue;
     const type = headerParameters(header['content-type']?.[0] ?? '');
     const bytes = Buffer.concat(chunks);
-    const filename = disposition.parameters.get('filename');
-    const value = filename
-      ? new File([new Uint8Array(bytes)], basename(parameterText(filename)), { type: type.type || 'text/plain' })
-      : declaredText(bytes, type.parameters.get('charset')?.bytes.toString('latin1'));
+    const filename = disposition.parameters.get('filename') && basename(parameterText(disposition.parameters.get('filename')!));
+    let value: string | File;
+    if (filename === undefined) value = declaredText(bytes, type.parameters.get('charset')?.bytes.toString('latin1'));
+    // File's constructor would turn the lone surrogates of a name that is not text into U+FFFD: such
+    // a part stands as its name instead, text the input rules refuse, naming the field.
+    else if (!filename.isWellFormed()) value = filename;
+    else value = new File([new Uint8Array(bytes)], filename, { type: type.type || 'text/plain' });
     fields.push([parameterText(name), value]);
   }
   return Object.fromEntries(fields);
