@@ -43,12 +43,12 @@ function body(parts: Part[]): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(Buffer.concat([...chunks, Buffer.from(`--${BOUNDARY}--\r\n`)]));
 }
 
-async function send(endpoint: string, parts: Part[]): Promise<RpcResult> {
+async function send(endpoint: string, parts: Part[] | Uint8Array<ArrayBuffer>, contentType = `multipart/form-data; boundary=${BOUNDARY}`): Promise<RpcResult> {
   const response = await t.app.fetch(
     new Request(`${BASE_URL}/api/${endpoint}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${caller.app}:${caller.secret}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-      body: body(parts),
+      headers: { authorization: `Bearer ${caller.app}:${caller.secret}`, 'content-type': contentType },
+      body: Array.isArray(parts) ? body(parts) : parts,
     }),
   );
   const parsed = (await response.json()) as any;
@@ -152,5 +152,22 @@ describe('a multipart file part', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const [media] = await t.db.prisma.questionMedia.findMany({ where: { questionId: r.body.question }, include: { file: true } });
     expect(media!.file).toMatchObject({ filename: 'camera.jpg', size: jpeg.length, sha256: createHash('sha256').update(jpeg).digest('hex') });
+  });
+});
+
+describe('a multipart body that is not a valid form', () => {
+  it('is refused with 403 INVALID_BODY (cut short, no boundary) or 413 (too many parts, too large), and changes nothing', async () => {
+    const refused = refusedUnchanged(names);
+    const whole = body([field('user', 'me'), field('first_name', 'Cut'), field('last_name', 'Short')]);
+    await refused(() => send('user:name', whole.slice(0, whole.length - 30)), 403, 'INVALID_BODY', 'body');
+    await refused(() => send('user:name', whole, 'multipart/form-data'), 403, 'INVALID_BODY', 'body');
+    const many = Array.from({ length: 10_001 }, (_, i) => field(`p${i}`, 'x'));
+    await refused(() => send('user:name', [field('user', 'me'), field('first_name', 'Many'), field('last_name', 'Parts'), ...many]), 413, 'PAYLOAD_TOO_LARGE');
+    await refused(() => send('user:name', [field('user', 'me'), field('first_name', 'x'.repeat(26 * 1024 * 1024)), field('last_name', 'Large')]), 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('with no parts at all is a call without arguments', async () => {
+    const r = await send('user:name', Uint8Array.from(Buffer.from(`--${BOUNDARY}--\r\n`)));
+    expectError(r, 403, 'MISSING_ARGUMENT');
   });
 });
