@@ -87,7 +87,8 @@ export async function multipartFields(body: Buffer, contentType: string): Promis
     if (disposition.type !== 'form-data' || !name) continue;
     const type = headerParameters(header['content-type']?.[0] ?? '');
     const bytes = Buffer.concat(chunks);
-    const filename = disposition.parameters.get('filename') && basename(parameterText(disposition.parameters.get('filename')!));
+    const filenameParameter = disposition.parameters.get('filename');
+    const filename = filenameParameter && basename(parameterText(filenameParameter));
     let value: string | File;
     if (filename === undefined) value = declaredText(bytes, type.parameters.get('charset')?.bytes.toString('latin1'));
     // File's constructor would turn the lone surrogates of a name that is not text into U+FFFD: such
