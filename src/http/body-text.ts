@@ -34,6 +34,24 @@ export function bodyText(bytes: Buffer): string {
   return Buffer.from(units.buffer, 0, n * 2).toString('utf16le');
 }
 
+/**
+ * The text of bytes that declare their charset (a multipart part's `charset`, a parameter's
+ * `name*=latin1''…`), decoded as the Encoding Standard (browsers, TextDecoder) reads that label; no
+ * charset, or any label of UTF-8, reads as bodyText. Bytes that cannot be read in the charset they
+ * declare (a label no decoder knows, a sequence invalid in it) become a lone surrogate each, as
+ * bodyText keeps bytes that are not UTF-8: the input rules refuse the argument instead of it being
+ * stored with U+FFFD in their place. A byte order mark is content, kept as sent.
+ */
+export function declaredText(bytes: Buffer, charset: string | undefined): string {
+  if (charset === undefined) return bodyText(bytes);
+  try {
+    const decoder = new TextDecoder(charset, { fatal: true, ignoreBOM: true });
+    return decoder.encoding === 'utf-8' ? bodyText(bytes) : decoder.decode(bytes);
+  } catch {
+    return Buffer.from(Uint16Array.from(bytes, (byte) => 0xdc00 | byte).buffer).toString('utf16le');
+  }
+}
+
 /** The length of the well-formed UTF-8 sequence at `i` (RFC 3629: no overlong forms, no surrogates), or 0. */
 function sequenceLength(bytes: Buffer, i: number): number {
   const lead = bytes[i]!;

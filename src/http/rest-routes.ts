@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import multipart from '@fastify/multipart';
 import { AppError, ArgumentError } from '../errors.ts';
 import type { RestRouter } from '../rest/router.ts';
-import { MAX_BODY_BYTES } from './server.ts';
-import { PayloadTooLargeError } from './errors.ts';
 import { formFields } from './input-hygiene.ts';
 import { bodyText } from './body-text.ts';
+import { multipartFields } from './multipart-form.ts';
 
 /** A body that could not be parsed: the router asks for the body only after routing, so the refusal waits for it. */
 class Unparsable {
@@ -14,34 +12,8 @@ class Unparsable {
 
 const invalidJson = new Unparsable(new ArgumentError('body', 'is not valid JSON', 'INVALID_BODY'));
 const notAnObject = new Unparsable(new ArgumentError('body', 'must be a JSON object of arguments', 'INVALID_BODY'));
-const invalidForm = () => new ArgumentError('body', 'is not a valid multipart form', 'INVALID_BODY');
-
-
-/** Multipart fields are text and files are File objects (services read their name and type). */
-async function multipartArgs(request: FastifyRequest): Promise<Record<string, unknown>> {
-  const args: Record<string, unknown> = {};
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (part.file.truncated) throw new PayloadTooLargeError();
-        args[part.fieldname] = new File([new Uint8Array(data)], part.filename, { type: part.mimetype });
-      } else {
-        if (part.valueTruncated) throw new PayloadTooLargeError();
-        args[part.fieldname] = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
-      }
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    if ((error as { statusCode?: number }).statusCode === 413) throw new PayloadTooLargeError();
-    throw invalidForm();
-  }
-  return args;
-}
-
-/** The arguments of a request's body: urlencoded and multipart forms as text, a JSON object with its native types. */
+/** The arguments of a request's body: urlencoded and multipart forms as text (files as File objects), a JSON object with its native types. */
 async function bodyArgs(request: FastifyRequest): Promise<Record<string, unknown>> {
-  if (request.isMultipart()) return multipartArgs(request);
   const body = request.body;
   if (body instanceof Unparsable) throw body.error;
   return (body as Record<string, unknown> | undefined) ?? {};
@@ -67,15 +39,19 @@ export async function restAnswer(rest: RestRouter, request: FastifyRequest, repl
 /**
  * The REST face: every method on `/api` and below goes to the router (rest/router.ts), which
  * answers unknown endpoints (400), methods (405 with Allow) and versions (406) itself. Bodies are
- * parsed by fastify: multipart by @fastify/multipart, urlencoded forms and JSON here (from bytes,
- * body-text.ts); a body without a known type is read as a urlencoded form (curl -d sends one).
+ * read by fastify and parsed here from their bytes: urlencoded forms and JSON (body-text.ts),
+ * multipart forms (multipart-form.ts); a body without a known type is read as a urlencoded form (curl -d sends one).
  */
 export async function restRoutes(app: FastifyInstance, options: { rest: RestRouter }): Promise<void> {
   const { rest } = options;
-  await app.register(multipart, {
-    limits: { fieldSize: MAX_BODY_BYTES, fileSize: MAX_BODY_BYTES, fields: 10_000, files: 100, parts: 10_000 },
-    isPartAFile: (_field, _type, filename) => filename !== undefined,
-  });
+  // Multipart forms: read as bytes within the body limit like the others, then split and decoded
+  // in multipart-form.ts (busboy's own decoding would store bytes that are not UTF-8 as U+FFFD).
+  const multipart = (request: FastifyRequest, bytes: Buffer) =>
+    multipartFields(bytes, request.headers['content-type'] ?? '').catch((error: unknown) => {
+      if (error instanceof AppError) return new Unparsable(error);
+      throw error;
+    });
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, multipart);
   app.removeContentTypeParser(['application/json']);
   const json = (_request: FastifyRequest, bytes: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
     if (bytes.length === 0) return done(null, {});
