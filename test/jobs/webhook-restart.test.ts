@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, inject, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../../src/db/client.ts';
-import { newId } from '../../src/ids.ts';
 import { verify } from '../../src/services/webhooks/signature.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 import { freePort, startReceiver, type Receiver } from './receiver.ts';
@@ -35,21 +34,17 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The organization the webhook belongs to, written before the service opens the database. */
-async function seedOrganization(): Promise<{ organization: string; databaseUrl?: string }> {
-  const organization = newId('Organization');
+/** The database both lives of the service open: a schema of its own, or the embedded one in DATA_DIR/db. */
+async function prepareDatabase(): Promise<string | undefined> {
   if (onPostgres) {
     pg = await createTestDatabase();
-    await pg.prisma.organization.create({ data: { id: organization, title: 'Restart Org' } });
-    return { organization, databaseUrl: pg.url };
+    return pg.url;
   }
   // The migrated template of the test run, written to DATA_DIR/db where the service looks for it.
   const pglite = await PGlite.create({ dataDir: path.join(dataDir, 'db'), loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
-  const db = await openDatabase({ kind: 'pglite-instance', pglite });
-  await db.prisma.organization.create({ data: { id: organization, title: 'Restart Org' } });
-  await db.close();
+  await (await openDatabase({ kind: 'pglite-instance', pglite })).close();
   await pglite.close();
-  return { organization };
+  return undefined;
 }
 
 function start(port: number, databaseUrl?: string): ChildProcess {
@@ -122,13 +117,14 @@ async function gql(port: number, query: string, variables: Record<string, unknow
 const DELIVERIES = 'query($id: ID!) { node(id: $id) { ... on Webhook { deliveries { id status attempts lastStatus lastError } } } }';
 
 it('a delivery pending when the service is killed arrives after the restart, signed and unchanged', { timeout: 90_000 }, async () => {
-  const { organization, databaseUrl } = await seedOrganization();
+  const databaseUrl = await prepareDatabase();
   const port = await freePort();
   const hookPort = await freePort();
 
   // First life: the receiver is down, so the delivery fails and waits for its retry.
   const first = start(port, databaseUrl);
   await healthy(port, first);
+  const { organization } = await rest(port, 'organization', { title: 'Restart Org' });
   const { webhook } = await rest(port, 'organization:webhook', {
     organization,
     title: 'Survives restarts',
