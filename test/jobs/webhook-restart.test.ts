@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../../src/db/client.ts';
 import { verify } from '../../src/services/webhooks/signature.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
+import { post } from '../helpers/service-process.ts';
 import { freePort, startReceiver, type Receiver } from './receiver.ts';
 
 /**
@@ -20,6 +21,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const APP = 'restart-test-app';
 const SECRET = 'restart-test-secret-0123456789';
 const auth = { authorization: `Bearer ${APP}:${SECRET}` };
+const rest = (port: number, endpoint: string, args: Record<string, string>) => post(port, endpoint, args, { APP, SECRET });
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lp-restart-'));
 let pg: TestDatabase | undefined;
@@ -101,13 +103,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, child
 
 const healthy = (port: number, child: ChildProcess) =>
   until('the service to answer /health', async () => ((await fetch(`http://127.0.0.1:${port}/health`)).ok ? true : undefined), child);
-
-async function rest(port: number, endpoint: string, args: Record<string, string>) {
-  const r = await fetch(`http://127.0.0.1:${port}/api/${endpoint}`, { method: 'POST', headers: auth, body: new URLSearchParams(args) });
-  const body = await r.json();
-  expect(r.status, JSON.stringify(body)).toBe(200);
-  return body;
-}
 
 async function gql(port: number, query: string, variables: Record<string, unknown>) {
   const r = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
