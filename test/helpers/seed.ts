@@ -144,7 +144,7 @@ export interface ExamHandle {
    */
   journey(nodes: unknown[], settings?: Args): Promise<string>;
   /** A finished play of `user`: started, each answer given, finished, as the player does. */
-  play(user: Caller, answers?: Record<string, string>): Promise<string>;
+  play(user: Caller, answers?: Record<string, unknown>): Promise<string>;
 }
 
 export interface ClassHandle {
