@@ -99,15 +99,18 @@ async function examWithQuestions(specs: { id: string; points?: number; type?: st
   return { exam: handle.id, quizId: handle.quizId, questions, handle };
 }
 
-/** A result made by the player: a new examinee gives these responses (none where null) and finishes. */
-async function playWith(exam: ExamHandle, questions: string[], responses: unknown[]) {
-  const user = await seed(t).admin.managedUser();
-  await exam.examinees([user]);
-  return exam.play(user, Object.fromEntries(questions.flatMap((question, i) => (responses[i] === null ? [] : [[question, responses[i]]]))));
+/**
+ * Results made by the player, one per row: a new examinee gives the row's responses (none where
+ * null) and finishes. The examinees play at once, as on exam day; returns the plays in row order.
+ */
+async function playRows(exam: ExamHandle, questions: string[], rows: unknown[][]): Promise<string[]> {
+  const users = await Promise.all(rows.map(() => seed(t).admin.managedUser()));
+  await exam.examinees(users);
+  return Promise.all(rows.map((row, r) => exam.play(users[r]!, Object.fromEntries(questions.flatMap((question, i) => (row[i] === null ? [] : [[question, row[i]]]))))));
 }
 
-/** A result of the player that answers `a` (right) where a cell is 1, `x` (wrong) where it is 0, nothing where null. */
-const playAs = (exam: ExamHandle, questions: string[], cells: (0 | 1 | null)[]) => playWith(exam, questions, cells.map((c) => (c === null ? null : c ? 'a' : 'x')));
+/** Results of the player that answer `a` (right) where a cell is 1, `x` (wrong) where it is 0, nothing where null. */
+const playCells = (exam: ExamHandle, questions: string[], rows: (0 | 1 | null)[][]) => playRows(exam, questions, rows.map((cells) => cells.map((c) => (c === null ? null : c ? 'a' : 'x'))));
 
 const EMPTY_LEFT_OUT = { awaitingGrading: 0, withoutPoints: 0 };
 
@@ -140,7 +143,7 @@ describe('hand-worked fixtures', () => {
 
   it('a consistent test: alpha, its error ratio and the standard error', async () => {
     const { exam, handle, questions } = await examWithQuestions([{ id: 'A' }, { id: 'B' }, { id: 'C' }]);
-    for (const row of [[1, 1, 1], [1, 1, 0], [1, 0, 0], [0, 0, 0], [1, 1, 1]] as const) await playAs(handle, questions, [...row]);
+    await playCells(handle, questions, [[1, 1, 1], [1, 1, 0], [1, 0, 0], [0, 0, 0], [1, 1, 1]]);
     const s = await statistics(exam);
     expect(s).toMatchObject({
       results: 5, mean: 60, median: 66.6667, standardDeviation: 43.4613, skewness: -0.5414, kurtosis: -1.4879,
@@ -156,7 +159,7 @@ describe('hand-worked fixtures', () => {
   it('all right and all wrong: no spread, so no shape, no alpha and no discrimination', async () => {
     const right = await examWithQuestions([{ id: 'R1' }, { id: 'R2', points: 3 }]);
     // R2 is worth 3: a right answer scores 3 of 3.
-    for (let i = 0; i < 4; i++) await playAs(right.handle, right.questions, [1, 1]);
+    await playCells(right.handle, right.questions, [[1, 1], [1, 1], [1, 1], [1, 1]]);
     expect(await statistics(right.exam)).toMatchObject({
       results: 4, mean: 100, median: 100, standardDeviation: 0, skewness: null, kurtosis: null, cronbachAlpha: null, errorRatio: null, standardError: null,
       questions: [
@@ -166,7 +169,7 @@ describe('hand-worked fixtures', () => {
     });
 
     const wrong = await examWithQuestions([{ id: 'W1' }, { id: 'W2' }]);
-    for (let i = 0; i < 3; i++) await playAs(wrong.handle, wrong.questions, [0, null]);
+    await playCells(wrong.handle, wrong.questions, [[0, null], [0, null], [0, null]]);
     expect(await statistics(wrong.exam)).toMatchObject({
       results: 3, mean: 0, median: 0, standardDeviation: 0, skewness: null, kurtosis: null, cronbachAlpha: null,
       questions: [
@@ -178,8 +181,7 @@ describe('hand-worked fixtures', () => {
 
   it('two questions that trade places: totals without variance, each question against the other at -100', async () => {
     const { exam, handle, questions } = await examWithQuestions([{ id: 'X' }, { id: 'Y' }]);
-    await playAs(handle, questions, [1, 0]);
-    await playAs(handle, questions, [0, 1]);
+    await playCells(handle, questions, [[1, 0], [0, 1]]);
     expect(await statistics(exam)).toMatchObject({
       results: 2, mean: 50, median: 50, standardDeviation: 0, skewness: null, kurtosis: null, cronbachAlpha: null,
       questions: [
@@ -225,9 +227,9 @@ describe('hand-worked fixtures', () => {
       ['OPTION:1', 0, [1], 0.5],
       ['Nice', 0, null, 0],
     ];
-    for (const [c1, p1, c2, p2] of responses) {
-      const play = await playWith(handle, questions, [c1, c2]);
-      const scored = await t.db.prisma.playAnswer.findMany({ where: { playId: play }, orderBy: { index: 'asc' }, select: { points: true } });
+    const plays = await playRows(handle, questions, responses.map(([c1, , c2]) => [c1, c2]));
+    for (const [r, [, p1, c2, p2]] of responses.entries()) {
+      const scored = await t.db.prisma.playAnswer.findMany({ where: { playId: plays[r] }, orderBy: { index: 'asc' }, select: { points: true } });
       expect(scored.map((a) => a.points)).toEqual(c2 === null ? [p1] : [p1, p2]);
     }
     const s = await statistics(exam);
@@ -474,7 +476,13 @@ describe('against a plain implementation of the definitions', () => {
     await fc.assert(
       fc.asyncProperty(matrix, async ({ maxima, rows }) => {
         const quarterRows = rows.map((r) => r.map((q) => (q === null ? null : q / 4)));
-        const { exam, quizId, questions } = await examWithQuestions(maxima.map((points, j) => ({ id: `M${j}`, points })));
+        // Twenty-five exams of random questions, written directly: through the service their questions would take this test past its time limit.
+        const { id: exam, quizId } = await seed(t).admin.exam();
+        const questions = maxima.map(() => newId('Question'));
+        await t.db.prisma.question.createMany({
+          data: questions.map((id, j) => ({ id, externalId: `M${j}`, scope: `quiz:${quizId}`, ownerId: t.admin.user.id, type: 'generic', content: `M${j}`, answers: ['a'], data: { points: maxima[j]! } })),
+        });
+        await t.db.prisma.quizItem.createMany({ data: questions.map((questionId, position) => ({ quizId, questionId, position })) });
         // Points on a grid of quarters, written directly: no question scores a response in quarters.
         await t.db.prisma.play.createMany({
           data: quarterRows.map((_, i) => ({ id: `ply_prop${exam.slice(4)}${i}`, examId: exam, quizId, userId: null, status: 'finished', evaluated: true, questionIds: questions })),
