@@ -5,6 +5,7 @@ import { maskError } from '../../src/graphql/errors.ts';
 import { newId } from '../../src/ids.ts';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { ok } from '../helpers/quiz-seed.ts';
+import { seed } from '../helpers/seed.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
 
 /**
@@ -45,10 +46,7 @@ const sqlDate = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' '
 
 /** An ACTIVE exam of a new Quiz set with `n` generic questions (answer "yes", 2 points each), and its examinees. */
 async function examWith(n: number, examinees: Examinee[]): Promise<{ exam: string; questions: string[] }> {
-  const questions = Array.from({ length: n }, () => newId('Question'));
-  await t.db.prisma.question.createMany({
-    data: questions.map((id, i) => ({ id, externalId: `${id}-${i}`, scope: `folder:${owner.user.id}:/API`, ownerId: owner.user.id, type: 'generic', content: `Q${i}`, answers: ['yes'], data: { points: 2 } })),
-  });
+  const questions = await Promise.all(Array.from({ length: n }, (_, i) => seed(t).as(owner).question(undefined, { content: `Q${i}`, answer: 'yes', points: 2 })));
   const quiz = (await ok(t, 'POST', 'quiz', { title: 'Exam day' }, owner)).quiz as string;
   await ok(t, 'POST', 'quiz:questions', { quiz, questions: questions.join(',') }, owner);
   const hour = 3600_000;
@@ -251,8 +249,7 @@ describe('what a start keeps', () => {
     const [a, b] = [await examinee('grow1'), await examinee('grow2')];
     const { exam, questions } = await examWith(1, [a, b]);
     expect((await asOk(a, START, { exam })).startPlay.questions).toHaveLength(1);
-    const added = newId('Question');
-    await t.db.prisma.question.create({ data: { id: added, externalId: 'added', scope: `folder:${owner.user.id}:/API`, ownerId: owner.user.id, type: 'generic', content: 'Added', answers: ['yes'] } });
+    const added = await seed(t).as(owner).question('added', { content: 'Added', answer: 'yes' });
     const quiz = (await t.db.prisma.exam.findUniqueOrThrow({ where: { id: exam } })).quizId;
     await ok(t, 'POST', 'quiz:questions', { quiz, questions: added }, owner);
     expect((await asOk(b, START, { exam })).startPlay.questions.map((q: any) => q.question.id)).toEqual([...questions, added]);

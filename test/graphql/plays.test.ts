@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { expectError } from '../helpers/expect.ts';
 import { ok } from '../helpers/quiz-seed.ts';
+import { seed, type ExamHandle, type QuizSetHandle } from '../helpers/seed.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
 import { newId } from '../../src/ids.ts';
 import { runDue } from '../../src/jobs/run.ts';
@@ -56,42 +57,35 @@ async function gqlCode(query: string, variables: Record<string, unknown>, as: Ca
   return r.body.errors![0].extensions.code;
 }
 
-/** A question row with the given type, answers and stored fields. */
-async function question(externalId: string, type: string, answers: string[], data: Record<string, unknown> = {}, options: string[] = []) {
-  return (
-    await t.db.prisma.question.create({
-      data: { id: newId('Question'), externalId, scope: `folder:${owner.user.id}:/API`, ownerId: owner.user.id, type, content: `Q ${externalId}`, answers, options, data: data as object },
-    })
-  ).id;
+/** A question of the owner with the given type, answers and POST question fields. */
+function question(externalId: string, type: string, answer: string[], fields: Record<string, unknown> = {}, options: string[] = []) {
+  return seed(t).as(owner).question(externalId, { type, content: `Q ${externalId}`, answer, options, ...fields });
 }
 
-async function quizWith(questions: string[], settings: Record<string, unknown> = {}, args: Record<string, unknown> = {}): Promise<string> {
-  const quiz = (await ok(t, 'POST', 'quiz', { title: 'Plays', ...args }, owner)).quiz as string;
-  if (questions.length) await ok(t, 'POST', 'quiz:questions', { quiz, questions: questions.join(',') }, owner);
-  if (Object.keys(settings).length) await ok(t, 'POST', 'quiz:settings', { quiz, ...settings }, owner);
-  // Practice plays need view on the Quiz set.
-  await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz, userId: student.user.id, level: 'view' } });
+/** A Quiz set of the owner with these questions and settings; the student may view it (practice plays need view), by a rule of the administrator. */
+async function quizWith(questions: string[], settings: Record<string, unknown> = {}, args: Record<string, unknown> = {}): Promise<QuizSetHandle> {
+  const quiz = await seed(t).as(owner).quizSet({ title: 'Plays', ...args });
+  if (questions.length) await quiz.assign(questions);
+  if (Object.keys(settings).length) await quiz.settings(settings);
+  await seed(t).admin.grant('quiz', quiz.id, student, 'view');
   return quiz;
 }
 
-async function examOf(quiz: string, examinees: Caller[], fields: Record<string, unknown> = {}): Promise<string> {
-  const id = newId('Exam');
-  const hour = 3600_000;
-  await t.db.prisma.exam.create({
-    data: { id, title: 'Exam', language: 'en', quizId: quiz, ownerId: owner.user.id, start: new Date(Date.now() - hour), end: new Date(Date.now() + hour), ...fields },
-  });
-  for (const u of examinees) await t.db.prisma.examUser.create({ data: { examId: id, userId: u.user.id } });
-  return id;
+/** A running exam of the Quiz set; the administrator adds the examinees (the owner may not read them). */
+async function examOf(quiz: QuizSetHandle, examinees: Caller[], args: Record<string, unknown> = {}): Promise<ExamHandle> {
+  const exam = await quiz.exam({ title: 'Exam', ...args });
+  if (examinees.length) await exam.examinees(examinees, t.admin);
+  return exam;
 }
 
 describe('practice plays', () => {
   it('scores answers with the answer checker, points and hint penalties, grades by the Quiz set preset, and reads back through REST', async () => {
-    const q1 = await question('p1', 'generic', ['Paris'], { points: 2, hintPenalty: { mode: 'EACH', percent: 25 } });
+    const q1 = await question('p1', 'generic', ['Paris'], { points: 2, hintPenalty: 'EACH:25' });
     const q2 = await question('p2', 'multiple-choice', ['a', 'b'], {}, ['c']);
     const q3 = await question('p3', 'generic', ['x']);
     const quiz = await quizWith([q1, q2, q3], { grading: 'gp_passfail' });
 
-    const started = (await gqlOk(START, { input: { quiz } }, student)).startPlay;
+    const started = (await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay;
     expect(started.id).toMatch(/^ply_/);
     expect(started.status).toBe('open');
     expect(started.attempt).toBe(1);
@@ -109,7 +103,7 @@ describe('practice plays', () => {
     await gqlOk(ANSWER, { input: { play: started.id, question: q2, response: ['a', 'b'] } }, student);
 
     // A start while the play is open continues it.
-    expect((await gqlOk(START, { input: { quiz } }, student)).startPlay.id).toBe(started.id);
+    expect((await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay.id).toBe(started.id);
 
     const finished = (await gqlOk(FINISH, { input: { play: started.id } }, student)).finishPlay;
     expect(finished.status).toBe('finished');
@@ -130,7 +124,7 @@ describe('practice plays', () => {
     expect(r.body.questions[0]).toEqual({ index: 1, id: 'p1', question: q1, time_answer: expect.any(Number), points_maximum: 2, points: 1.5 });
     expect(r.body.questions[2]).toEqual({ index: 3, id: 'p3', question: q3, points_maximum: 1, points: 0 });
 
-    const list = await t.rpc('GET', 'quiz:results:user', { quiz, user: student.user.id }, { as: student });
+    const list = await t.rpc('GET', 'quiz:results:user', { quiz: quiz.id, user: student.user.id }, { as: student });
     expect(list.status).toBe(200);
     expect(list.body.results).toHaveLength(1);
     expect(Object.keys(list.body.results[0])).toEqual(['play', 'user', 'time_start', 'time_end', 'questions_total', 'questions_correct', 'points_total', 'points_correct', 'valid', 'successful']);
@@ -141,25 +135,25 @@ describe('practice plays', () => {
     expectError(await t.rpc('GET', 'quiz:results:play', { play: 'ply_nothing' }, { as: stranger }), 403, 'NOT_FOUND', 'play');
 
     // A second start is attempt 2 in a new play.
-    const again = (await gqlOk(START, { input: { quiz } }, student)).startPlay;
+    const again = (await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay;
     expect(again.id).not.toBe(started.id);
     expect(again.attempt).toBe(2);
   });
 
   it('refuses a Quiz set the caller may not view as unknown, and an input with both or neither of exam and quiz', async () => {
     const quiz = await quizWith([]);
-    expect(await gqlCode(START, { input: { quiz } }, stranger)).toBe('NOT_FOUND');
+    expect(await gqlCode(START, { input: { quiz: quiz.id } }, stranger)).toBe('NOT_FOUND');
     // graphql-js 16 prints @oneOf but does not enforce it; the service does, naming the input.
-    expect(await gqlCode(START, { input: { quiz, exam: 'exm_x' } }, student)).toBe('INVALID_ARGUMENT');
+    expect(await gqlCode(START, { input: { quiz: quiz.id, exam: 'exm_x' } }, student)).toBe('INVALID_ARGUMENT');
     expect(await gqlCode(START, { input: {} }, student)).toBe('INVALID_ARGUMENT');
-    expect(await t.db.prisma.play.count({ where: { quizId: quiz } })).toBe(0);
+    expect(await t.db.prisma.play.count({ where: { quizId: quiz.id } })).toBe(0);
   });
 
   it('free-text answers wait for gradeAnswer by an educator; the play is valid once graded', async () => {
-    const q1 = await question('f1', 'free-text', [], { points: 4 });
+    const q1 = await question('f1', 'free-text', ['A model answer'], { points: 4 });
     const q2 = await question('f2', 'generic', ['y']);
     const quiz = await quizWith([q1, q2], { grading: 'gp_passfail' });
-    const play = (await gqlOk(START, { input: { quiz } }, student)).startPlay.id;
+    const play = (await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay.id;
     await gqlOk(ANSWER, { input: { play, question: q1, response: 'An essay' } }, student);
     await gqlOk(ANSWER, { input: { play, question: q2, response: 'y' } }, student);
     const finished = (await gqlOk(FINISH, { input: { play } }, student)).finishPlay;
@@ -178,7 +172,7 @@ describe('practice plays', () => {
   it('TURNS: answers in order, no going back; roundtime skips a question left too long', async () => {
     const qs = [await question('t1', 'generic', ['1']), await question('t2', 'generic', ['2']), await question('t3', 'generic', ['3'])];
     const quiz = await quizWith(qs, { roundtime: 60 }, { mode: 'TURNS' });
-    const play = (await gqlOk(START, { input: { quiz } }, student)).startPlay.id;
+    const play = (await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay.id;
     expect(await gqlCode(ANSWER, { input: { play, question: qs[1], response: '2' } }, student)).toBe('QUESTION_NOT_REACHED');
     await gqlOk(ANSWER, { input: { play, question: qs[0], response: '1' } }, student);
     expect(await gqlCode(ANSWER, { input: { play, question: qs[0], response: '1' } }, student)).toBe('QUESTION_CLOSED');
@@ -194,11 +188,11 @@ describe('practice plays', () => {
     const qs: string[] = [];
     for (let i = 0; i < 12; i++) qs.push(await question(`s${i}`, 'generic', ['a']));
     const quiz = await quizWith(qs, { shuffle: true });
-    const started = (await gqlOk(START, { input: { quiz } }, student)).startPlay;
+    const started = (await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay;
     const order = started.questions.map((q: any) => q.question.id);
     expect([...order].sort()).toEqual([...qs].sort());
     expect(order).not.toEqual(qs);
-    expect((await gqlOk(START, { input: { quiz } }, student)).startPlay.questions.map((q: any) => q.question.id)).toEqual(order);
+    expect((await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay.questions.map((q: any) => q.question.id)).toEqual(order);
   });
 });
 
@@ -206,7 +200,7 @@ describe('time limits', () => {
   it('refuses answers after the limit and finishes a play left open with a durable job, run by another instance after a restart', async () => {
     const q = await question('tl1', 'generic', ['a']);
     const quiz = await quizWith([q], { timelimit: 60 });
-    const started = (await gqlOk(START, { input: { quiz } }, student)).startPlay;
+    const started = (await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay;
     const deadline = new Date(started.deadline).getTime();
     expect(deadline - new Date(started.timeStart).getTime()).toBe(60_000);
     await gqlOk(ANSWER, { input: { play: started.id, question: q, response: 'a' } }, student);
@@ -235,7 +229,7 @@ describe('exam plays', () => {
   it('needs an examinee of an ACTIVE exam; continues the open play; new attempts count per round', async () => {
     const q = await question('e1', 'generic', ['a']);
     const quiz = await quizWith([q]);
-    const exam = await examOf(quiz, [student]);
+    const { id: exam } = await examOf(quiz, [student]);
     expect(await gqlCode(START, { input: { exam } }, stranger)).toBe('NOT_FOUND');
     expect(await gqlCode(START, { input: { exam: 'exm_nothing' } }, stranger)).toBe('NOT_FOUND');
     expect(await gqlCode(START, { input: { exam } }, owner)).toBe('NOT_AN_EXAMINEE');
@@ -273,19 +267,19 @@ describe('exam plays', () => {
   it('grades by the exam setting over the Quiz set, and a questionless exam finishes on start', async () => {
     const q = await question('g1', 'generic', ['a']);
     const quiz = await quizWith([q], { grading: 'gp_passfail' });
-    const exam = await examOf(quiz, [student]);
+    const { id: exam } = await examOf(quiz, [student]);
     examSettings.set(exam, { grading: 'gp_hu_school' });
     const play = (await gqlOk(START, { input: { exam } }, student)).startPlay.id;
     await gqlOk(ANSWER, { input: { play, question: q, response: 'a' } }, student);
     expect((await gqlOk(FINISH, { input: { play } }, student)).finishPlay.result).toMatchObject({ grade: '5', successful: true });
 
-    const none = await examOf(quiz, [student]);
+    const { id: none } = await examOf(quiz, [student]);
     examSettings.set(none, { grading: 'none' });
     const p2 = (await gqlOk(START, { input: { exam: none } }, student)).startPlay.id;
     await gqlOk(ANSWER, { input: { play: p2, question: q, response: 'b' } }, student);
     expect((await gqlOk(FINISH, { input: { play: p2 } }, student)).finishPlay.result).toMatchObject({ grade: null, successful: null, valid: true });
 
-    const questionless = await examOf(quiz, [student]);
+    const { id: questionless } = await examOf(quiz, [student]);
     examSettings.set(questionless, { questionless: true });
     const started = (await gqlOk(START, { input: { exam: questionless } }, student)).startPlay;
     expect(started.status).toBe('finished');
@@ -296,7 +290,7 @@ describe('exam plays', () => {
   it('two simultaneous starts make one attempt', async () => {
     const quiz = await quizWith([await question('cc1', 'generic', ['a'])]);
     const racer = await t.newCaller('racer');
-    const exam = await examOf(quiz, [racer]);
+    const { id: exam } = await examOf(quiz, [racer]);
     const [a, b] = await Promise.all([gqlOk(START, { input: { exam } }, racer), gqlOk(START, { input: { exam } }, racer)]);
     expect(a.startPlay.id).toBe(b.startPlay.id);
     expect(await t.db.prisma.play.count({ where: { examId: exam } })).toBe(1);
@@ -306,18 +300,18 @@ describe('exam plays', () => {
     const quiz = await quizWith([await question('b1', 'generic', ['a'])]);
     const account = await t.newCaller('examaccount');
     await t.db.prisma.user.update({ where: { id: account.user.id }, data: { generated: true } });
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz, userId: account.user.id, level: 'view' } });
+    await seed(t).admin.grant('quiz', quiz.id, account, 'view');
     const blocking = await examOf(quiz, [account]);
     const other = await examOf(quiz, [account]);
-    examSettings.set(other, { nonblocking: true });
-    expect(await gqlCode(START, { input: { exam: other } }, account)).toBe('EXAM_ACCOUNT_BLOCKED');
-    expect(await gqlCode(START, { input: { quiz } }, account)).toBe('EXAM_ACCOUNT_BLOCKED');
-    expect((await gqlOk(START, { input: { exam: blocking } }, account)).startPlay.status).toBe('open');
+    examSettings.set(other.id, { nonblocking: true });
+    expect(await gqlCode(START, { input: { exam: other.id } }, account)).toBe('EXAM_ACCOUNT_BLOCKED');
+    expect(await gqlCode(START, { input: { quiz: quiz.id } }, account)).toBe('EXAM_ACCOUNT_BLOCKED');
+    expect((await gqlOk(START, { input: { exam: blocking.id } }, account)).startPlay.status).toBe('open');
     // An ordinary account is not held.
     const person = await t.newCaller('person');
-    await t.db.prisma.examUser.create({ data: { examId: blocking, userId: person.user.id } });
-    await t.db.prisma.examUser.create({ data: { examId: other, userId: person.user.id } });
-    expect((await gqlOk(START, { input: { exam: other } }, person)).startPlay.status).toBe('open');
+    await blocking.examinees([person], t.admin);
+    await other.examinees([person], t.admin);
+    expect((await gqlOk(START, { input: { exam: other.id } }, person)).startPlay.status).toBe('open');
   });
 });
 
@@ -325,7 +319,7 @@ describe('archive and forget', () => {
   it('archives only the current exam result and only with the archive setting; forgets practice results by administrators only', async () => {
     const q = await question('a1', 'generic', ['a']);
     const quiz = await quizWith([q]);
-    const exam = await examOf(quiz, [student]);
+    const { id: exam } = await examOf(quiz, [student]);
     const p1 = (await gqlOk(START, { input: { exam } }, student)).startPlay.id;
     await gqlOk(FINISH, { input: { play: p1 } }, student);
     const p2 = (await gqlOk(START, { input: { exam } }, student)).startPlay.id;
@@ -344,12 +338,12 @@ describe('archive and forget', () => {
     const kept = await t.rpc('GET', 'quiz:results:play', { play: p2 }, { as: owner });
     expect(kept.body.valid).toBe(false);
 
-    const practice = (await gqlOk(START, { input: { quiz } }, student)).startPlay.id;
+    const practice = (await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay.id;
     await gqlOk(FINISH, { input: { play: practice } }, student);
     expectError(await t.rpc('DELETE', 'quiz:results:play', { play: practice }, { as: owner }), 403, 'PERMISSION_DENIED');
     const forgotten = await t.rpc('DELETE', 'quiz:results:play', { play: practice });
     expect(forgotten.body).toEqual({ play: practice, forgotten: true, success: true });
-    expect((await t.rpc('GET', 'quiz:results:user', { quiz, user: student.user.id }, { as: student })).body.results).toEqual([]);
+    expect((await t.rpc('GET', 'quiz:results:user', { quiz: quiz.id, user: student.user.id }, { as: student })).body.results).toEqual([]);
     expectError(await t.rpc('GET', 'quiz:results:play', { play: practice }, { as: student }), 403, 'NOT_FOUND', 'play');
     const stats = await t.rpc('GET', 'quiz:results:play', { play: practice }, { as: owner });
     expect(stats.body).toMatchObject({ play: practice, user: null });
@@ -359,7 +353,7 @@ describe('archive and forget', () => {
 describe('settings stored through the contract, and restoring', () => {
   it('archives by the archive setting set with POST exam:settings; adding the examinee again restores the result', async () => {
     const q = await question('r1', 'generic', ['a']);
-    const exam = await examOf(await quizWith([q]), [student]);
+    const { id: exam } = await examOf(await quizWith([q]), [student]);
     const play = (await gqlOk(START, { input: { exam } }, student)).startPlay.id;
     await gqlOk(FINISH, { input: { play } }, student);
     expectError(await t.rpc('DELETE', 'quiz:results:play', { play }, { as: owner }), 403, 'ARCHIVE_DISABLED');
@@ -377,26 +371,26 @@ describe('settings stored through the contract, and restoring', () => {
 
 describe('result webhooks', () => {
   it('finishing enqueues exam-play-result or quiz-play-result to the organization when the user is a member, with the result as data', async () => {
-    const organization = newId('Organization');
-    await t.db.prisma.organization.create({ data: { id: organization, title: 'Org', ownerId: owner.user.id } });
-    await t.db.prisma.organizationMember.create({ data: { organizationId: organization, userId: owner.user.id, permOrganization: 'admin', permContent: 'admin' } });
+    const org = await seed(t).as(owner).organization({ title: 'Org' });
+    await org.members([owner], { permissionOrganization: 'admin', permissionContent: 'admin' });
+    const organization = org.id;
     for (const event of ['exam-play-result', 'quiz-play-result']) {
       await ok(t, 'POST', 'organization:webhook', { organization, title: event, trigger_event: event, endpoint: 'https://receiver.example.com/hook' }, t.admin);
     }
     const q = await question('w1', 'generic', ['a']);
     const quiz = await quizWith([q], {}, { organization });
-    const exam = await examOf(quiz, [student], { organizationId: organization });
+    const { id: exam } = await examOf(quiz, [student], { organization });
 
     // Not a member: nothing is sent.
-    const before = (await gqlOk(START, { input: { quiz } }, student)).startPlay.id;
+    const before = (await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay.id;
     await gqlOk(FINISH, { input: { play: before } }, student);
     expect(await t.db.prisma.webhookDelivery.count()).toBe(0);
 
-    await t.db.prisma.organizationMember.create({ data: { organizationId: organization, userId: student.user.id } });
+    await seed(t).admin.addMembers(organization, [student]);
     const play = (await gqlOk(START, { input: { exam } }, student)).startPlay.id;
     await gqlOk(ANSWER, { input: { play, question: q, response: 'a' } }, student);
     await gqlOk(FINISH, { input: { play } }, student);
-    const practice = (await gqlOk(START, { input: { quiz } }, student)).startPlay.id;
+    const practice = (await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay.id;
     await gqlOk(FINISH, { input: { play: practice } }, student);
 
     const deliveries = await t.db.prisma.webhookDelivery.findMany({ orderBy: { createdAt: 'asc' } });
@@ -405,10 +399,10 @@ describe('result webhooks', () => {
     expect(body.event).toBe('exam-play-result');
     expect(body.data).toEqual({
       play, user: student.user.id, time_start: expect.stringMatching(DATETIME), time_end: expect.stringMatching(DATETIME),
-      questions_total: 1, questions_correct: 1, points_total: 1, points_correct: 1, valid: true, successful: null, exam, attempt: 1, quiz, grade: null,
+      questions_total: 1, questions_correct: 1, points_total: 1, points_correct: 1, valid: true, successful: null, exam, attempt: 1, quiz: quiz.id, grade: null,
     });
     const practiceBody = JSON.parse((deliveries[1]!.payload as { body: string }).body);
-    expect(practiceBody.data).toMatchObject({ play: practice, quiz, valid: true });
+    expect(practiceBody.data).toMatchObject({ play: practice, quiz: quiz.id, valid: true });
     expect(practiceBody.data).not.toHaveProperty('exam');
   });
 });
@@ -420,11 +414,12 @@ describe('results connections', () => {
     const query = `query($id: ID!, $user: ID) { node(id: $id) { ... on Exam { title results(first: 100, user: $user) { edges { node { id attempt user { username } result { pointsCorrect valid grade } certificate { serial expires issued user { username } } } } } } } }`;
     const counts: number[] = [];
     for (const n of [10, 200]) {
-      const exam = await examOf(quiz, []);
+      const { id: exam } = await examOf(quiz, []);
       const users = [student, stranger];
-      const plays = Array.from({ length: n }, (_, i) => ({ id: newId('Play'), examId: exam, quizId: quiz, userId: users[i % 2]!.user.id, attempt: i + 1, status: 'finished', evaluated: true, successful: true, grade: 'pass', timeEnd: new Date() }));
+      const plays = Array.from({ length: n }, (_, i) => ({ id: newId('Play'), examId: exam, quizId: quiz.id, userId: users[i % 2]!.user.id, attempt: i + 1, status: 'finished', evaluated: true, successful: true, grade: 'pass', timeEnd: new Date() }));
+      // Results by the hundred with chosen attempts, written directly: the player would take minutes to make them.
       await t.db.prisma.play.createMany({ data: plays });
-      // Every other result certified.
+      // Every other result certified, written directly with the results it belongs to.
       await t.db.prisma.certificate.createMany({
         data: plays.filter((_, i) => i % 2 === 0).map((p, i) => ({ id: newId('Certificate'), examId: exam, playId: p.id, userId: p.userId, serial: `N${i + 1}`, title: 'Exam', grade: 'pass' })),
       });
@@ -445,11 +440,11 @@ describe('results connections', () => {
   it('refuses results to a caller without report', async () => {
     const q = await question('rc1', 'generic', ['a']);
     const quiz = await quizWith([q]);
-    const exam = await examOf(quiz, []);
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'exam', contentId: exam, userId: stranger.user.id, level: 'view' } });
+    const { id: exam } = await examOf(quiz, []);
+    await seed(t).admin.grant('exam', exam, stranger, 'view');
     const r = await t.gql(`query($id: ID!) { node(id: $id) { ... on Exam { results(first: 5) { edges { node { id } } } } } }`, { id: exam }, { as: stranger });
     expect(r.body.errors?.[0].extensions.code).toBe('PERMISSION_DENIED');
-    const practice = (await gqlOk(START, { input: { quiz } }, student)).startPlay.id;
+    const practice = (await gqlOk(START, { input: { quiz: quiz.id } }, student)).startPlay.id;
     const own = await t.gql(`query($id: ID!) { node(id: $id) { ... on Play { id status } } }`, { id: practice }, { as: student });
     expect(own.body.data.node).toEqual({ id: practice, status: 'open' });
     const other = await t.gql(`query($id: ID!) { node(id: $id) { ... on Play { id } } }`, { id: practice }, { as: stranger });
@@ -459,16 +454,16 @@ describe('results connections', () => {
 
 describe('competency requirements of type exam', () => {
   it('wait while answers await review and complete with a valid successful result, visible in the status counters', async () => {
-    const organization = newId('Organization');
-    await t.db.prisma.organization.create({ data: { id: organization, title: 'Compliance Org', ownerId: t.admin.user.id } });
+    const org = await seed(t).admin.organization({ title: 'Compliance Org' });
+    const organization = org.id;
     const learner = await t.newCaller('learner');
-    await t.db.prisma.organizationMember.create({ data: { organizationId: organization, userId: learner.user.id } });
-    const free = await question('c1', 'free-text', []);
+    await org.members([learner]);
+    const free = await question('c1', 'free-text', ['A model answer']);
     const quiz = await quizWith([free], { grading: 'gp_passfail' });
-    const exam = await examOf(quiz, [learner]);
-    const competency = newId('Competency');
-    await t.db.prisma.competency.create({ data: { id: competency, organizationId: organization, title: 'Certified', assignAll: true } });
-    await t.db.prisma.requirement.create({ data: { id: newId('Requirement'), competencyId: competency, type: 'exam', contentId: exam } });
+    const { id: exam } = await examOf(quiz, [learner]);
+    const competency = await org.competency('Certified');
+    await competency.assign({ all: true });
+    await competency.requirement('exam', { content: exam });
     const counters = async () => (await ok(t, 'GET', 'organization:competencies', { organization }, t.admin)).competencies[0].status;
 
     const play = (await gqlOk(START, { input: { exam } }, learner)).startPlay.id;
@@ -481,16 +476,16 @@ describe('competency requirements of type exam', () => {
   });
 
   it('a failed result completes nothing', async () => {
-    const organization = newId('Organization');
-    await t.db.prisma.organization.create({ data: { id: organization, title: 'Failing Org', ownerId: t.admin.user.id } });
+    const org = await seed(t).admin.organization({ title: 'Failing Org' });
+    const organization = org.id;
     const learner = await t.newCaller('failing');
-    await t.db.prisma.organizationMember.create({ data: { organizationId: organization, userId: learner.user.id } });
+    await org.members([learner]);
     const q = await question('c2', 'generic', ['right']);
     const quiz = await quizWith([q], { grading: 'gp_passfail' });
-    const exam = await examOf(quiz, [learner]);
-    const competency = newId('Competency');
-    await t.db.prisma.competency.create({ data: { id: competency, organizationId: organization, title: 'Certified', assignAll: true } });
-    await t.db.prisma.requirement.create({ data: { id: newId('Requirement'), competencyId: competency, type: 'exam', contentId: exam } });
+    const { id: exam } = await examOf(quiz, [learner]);
+    const competency = await org.competency('Certified');
+    await competency.assign({ all: true });
+    await competency.requirement('exam', { content: exam });
     const play = (await gqlOk(START, { input: { exam } }, learner)).startPlay.id;
     await gqlOk(ANSWER, { input: { play, question: q, response: 'wrong' } }, learner);
     expect((await gqlOk(FINISH, { input: { play } }, learner)).finishPlay.result).toMatchObject({ successful: false, grade: 'fail' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from '../helpers/seed.ts';
 import {
   AttachSkillDocument,
   CreateSkillDocument,
@@ -33,9 +33,9 @@ beforeAll(async () => {
   t = await createTestApp();
   author = await t.newCaller('gqlauthor');
   stranger = await t.newCaller('gqlstranger');
-  orgId = newId('Organization');
-  await t.db.prisma.organization.create({ data: { id: orgId, title: 'Guild', ownerId: author.user.id } });
-  await t.db.prisma.organizationMember.create({ data: { organizationId: orgId, userId: author.user.id, permOrganization: 'admin' } });
+  const guild = await seed(t).as(author).organization({ title: 'Guild' });
+  await guild.members([author], { permissionOrganization: 'admin' });
+  orgId = guild.id;
 });
 afterAll(async () => t?.close());
 

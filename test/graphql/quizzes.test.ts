@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { grant, newQuestion } from '../helpers/quiz-seed.ts';
+import { seed } from '../helpers/seed.ts';
 import {
   AssignQuestionsDocument,
   CopyQuizSettingsDocument,
@@ -18,7 +19,6 @@ import {
   UpdateQuizSettingsDocument,
 } from '../../schema/operations/generated.ts';
 import { expectCode, ok, refused, send } from './client.ts';
-import { newId } from '../../src/ids.ts';
 
 /** Quiz sets and grading presets through GraphQL: the same services and rules as the REST contract. */
 
@@ -77,8 +77,8 @@ describe('Quiz sets', () => {
   it('shows entries with groups, skills, and the questions as a connection in entry order', async () => {
     const quiz = await create({ title: 'Structured' });
     const [a, b, c] = [await newQuestion(t, me, 'ga'), await newQuestion(t, me, 'gb'), await newQuestion(t, me, 'gc')];
-    const skill = await t.db.prisma.skill.create({ data: { id: newId('Skill'), ownerId: me.user.id, identifier: 'sk', title: 'Skill' } });
-    await t.db.prisma.questionSkill.create({ data: { questionId: c, skillId: skill.id } });
+    const skill = await seed(t).as(me).skill({ identifier: 'sk', title: 'Skill' });
+    await seed(t).as(me).attachSkill(c, skill);
     await ok(t, AssignQuestionsDocument, { quiz: quiz.id, questions: [a] }, { as: me });
     const assigned = await ok(t, AssignQuestionsDocument, { quiz: quiz.id, group: 'Part 2', questions: [c, b] }, { as: me });
     expect(assigned.assignQuestions.items).toEqual([

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
 import { dashboardSeed } from '../helpers/dashboard-seed.ts';
+import { seed as serviceSeed } from '../helpers/seed.ts';
 import { createApiIntegration } from '../../src/services/bootstrap/bootstrap.service.ts';
 import {
   ClassesOverviewDocument,
@@ -190,11 +191,8 @@ describe('SQL statements of the dashboard overviews', () => {
       2,
       10,
       async (from, to) => {
-        for (let i = Math.max(from, 2); i < to; i++) {
-          await t.db.prisma.competency.create({
-            data: { id: `cmp_more${organizationId.slice(4, 12)}${i}`, organizationId, title: `More ${String(i).padStart(2, '0')}`, assignAll: true },
-          });
-        }
+        const organization = serviceSeed(t).admin.organizationOf(organizationId);
+        for (let i = Math.max(from, 2); i < to; i++) await (await organization.competency(`More ${String(i).padStart(2, '0')}`)).assign({ all: true });
       },
       () => ok(t, OrganizationCompetenciesDocument, { organization: organizationId }),
     );

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
-import { examRule, newExam } from '../helpers/exam-seed.ts';
-import { grant, newQuiz } from '../helpers/quiz-seed.ts';
+import { seed, type ExamHandle } from '../helpers/seed.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
 import { newId } from '../../src/ids.ts';
 
@@ -34,18 +33,10 @@ async function statistics(exam: string, args: { round?: number; attempts?: strin
   return r.body.data.node.statistics;
 }
 
-/** A question of the exam's Quiz set (appended to it) worth `points`. */
-async function addQuestion(quizId: string, externalId: string, fields: { points?: number; type?: string; answers?: string[]; options?: string[] } = {}) {
-  const id = newId('Question');
-  await t.db.prisma.question.create({
-    data: {
-      id, externalId, scope: `quiz:${quizId}`, ownerId: t.admin.user.id, type: fields.type ?? 'generic', content: externalId,
-      answers: fields.answers ?? ['a'], options: fields.options ?? [], data: fields.points === undefined ? {} : { points: fields.points },
-    },
-  });
-  const position = await t.db.prisma.quizItem.count({ where: { quizId } });
-  await t.db.prisma.quizItem.create({ data: { quizId, questionId: id, position } });
-  return id;
+/** A question of the exam's Quiz set (appended to it, answer `a` unless given) worth `points`. */
+function addQuestion(quizId: string, externalId: string, fields: { points?: number; type?: string; answers?: string[]; options?: string[] } = {}) {
+  const { answers = ['a'], ...rest } = fields;
+  return seed(t).admin.question(externalId, { quiz: quizId, content: externalId, answer: answers, ...rest });
 }
 
 interface Cell {
@@ -70,42 +61,56 @@ interface PlaySeed {
   cells: (Cell | number | null)[];
 }
 
-/** A user row of its own for a result (the statistics read no more of it). */
+/** A user of its own for a result (the statistics read no more of it). */
 async function examinee(): Promise<string> {
-  const id = newId('User');
-  const name = id.slice(-12);
-  await t.db.prisma.user.create({ data: { id, username: name, email: `${name}@example.com`, passwordHash: '-', firstName: name, lastName: 'Examinee', fullName: name, displayName: name } });
-  return id;
+  return (await seed(t).admin.managedUser()).id;
 }
 
-/** A result written directly, as the player stores it: the play's questions, an answer row per answered question. */
-async function addPlay(seed: PlaySeed) {
+/**
+ * A result written directly, as the player stores it: the play's questions, an answer row per
+ * answered question. For fixtures the player cannot make: chosen points and responses, states,
+ * attempts and rounds.
+ */
+async function addPlay(play: PlaySeed) {
   const id = newId('Play');
-  const answers = seed.questions.flatMap((questionId, i) => {
-    const raw = seed.cells[i];
+  const answers = play.questions.flatMap((questionId, i) => {
+    const raw = play.cells[i];
     if (raw === null || raw === undefined) return [];
     const cell = typeof raw === 'number' ? { points: raw } : raw;
     return [{ questionId, index: i + 1, response: (cell.response ?? 'x') as object, points: cell.points, pointsMaximum: cell.max ?? 1, evaluated: cell.evaluated ?? true }];
   });
   await t.db.prisma.play.create({
     data: {
-      id, examId: seed.exam ?? null, quizId: seed.quiz, userId: seed.user === undefined ? await examinee() : seed.user,
-      round: seed.round ?? 1, attempt: seed.attempt ?? 1, status: seed.status ?? 'finished', archived: seed.archived ?? false,
-      forgottenAt: seed.forgotten ? new Date() : null, questionIds: seed.questions, evaluated: true,
-      timeStart: new Date(Date.UTC(2026, 0, 1, 10, seed.attempt ?? 1)),
+      id, examId: play.exam ?? null, quizId: play.quiz, userId: play.user === undefined ? await examinee() : play.user,
+      round: play.round ?? 1, attempt: play.attempt ?? 1, status: play.status ?? 'finished', archived: play.archived ?? false,
+      forgottenAt: play.forgotten ? new Date() : null, questionIds: play.questions, evaluated: true,
+      timeStart: new Date(Date.UTC(2026, 0, 1, 10, play.attempt ?? 1)),
       answers: { create: answers },
     },
   });
   return id;
 }
 
+/** A running exam of the administrator with these questions, in this order. */
 async function examWithQuestions(specs: { id: string; points?: number; type?: string; answers?: string[]; options?: string[] }[]) {
-  const exam = await newExam(t, t.admin);
-  const { quizId } = await t.db.prisma.exam.findUniqueOrThrow({ where: { id: exam } });
+  const handle = await seed(t).admin.exam();
   const questions: string[] = [];
-  for (const s of specs) questions.push(await addQuestion(quizId, s.id, s));
-  return { exam, quizId, questions };
+  for (const { id, ...fields } of specs) questions.push(await addQuestion(handle.quizId, id, fields));
+  return { exam: handle.id, quizId: handle.quizId, questions, handle };
 }
+
+/**
+ * Results made by the player, one per row: a new examinee gives the row's responses (none where
+ * null) and finishes. The examinees play at once, as on exam day; returns the plays in row order.
+ */
+async function playRows(exam: ExamHandle, questions: string[], rows: unknown[][]): Promise<string[]> {
+  const users = await Promise.all(rows.map(() => seed(t).admin.managedUser()));
+  await exam.examinees(users);
+  return Promise.all(rows.map((row, r) => exam.play(users[r]!, Object.fromEntries(questions.flatMap((question, i) => (row[i] === null ? [] : [[question, row[i]]]))))));
+}
+
+/** Results of the player that answer `a` (right) where a cell is 1, `x` (wrong) where it is 0, nothing where null. */
+const playCells = (exam: ExamHandle, questions: string[], rows: (0 | 1 | null)[][]) => playRows(exam, questions, rows.map((cells) => cells.map((c) => (c === null ? null : c ? 'a' : 'x'))));
 
 const EMPTY_LEFT_OUT = { awaitingGrading: 0, withoutPoints: 0 };
 
@@ -137,8 +142,8 @@ describe('hand-worked fixtures', () => {
   });
 
   it('a consistent test: alpha, its error ratio and the standard error', async () => {
-    const { exam, quizId, questions } = await examWithQuestions([{ id: 'A' }, { id: 'B' }, { id: 'C' }]);
-    for (const row of [[1, 1, 1], [1, 1, 0], [1, 0, 0], [0, 0, 0], [1, 1, 1]]) await addPlay({ exam, quiz: quizId, questions, cells: row });
+    const { exam, handle, questions } = await examWithQuestions([{ id: 'A' }, { id: 'B' }, { id: 'C' }]);
+    await playCells(handle, questions, [[1, 1, 1], [1, 1, 0], [1, 0, 0], [0, 0, 0], [1, 1, 1]]);
     const s = await statistics(exam);
     expect(s).toMatchObject({
       results: 5, mean: 60, median: 66.6667, standardDeviation: 43.4613, skewness: -0.5414, kurtosis: -1.4879,
@@ -153,7 +158,8 @@ describe('hand-worked fixtures', () => {
 
   it('all right and all wrong: no spread, so no shape, no alpha and no discrimination', async () => {
     const right = await examWithQuestions([{ id: 'R1' }, { id: 'R2', points: 3 }]);
-    for (let i = 0; i < 4; i++) await addPlay({ exam: right.exam, quiz: right.quizId, questions: right.questions, cells: [1, { points: 3, max: 3 }] });
+    // R2 is worth 3: a right answer scores 3 of 3.
+    await playCells(right.handle, right.questions, [[1, 1], [1, 1], [1, 1], [1, 1]]);
     expect(await statistics(right.exam)).toMatchObject({
       results: 4, mean: 100, median: 100, standardDeviation: 0, skewness: null, kurtosis: null, cronbachAlpha: null, errorRatio: null, standardError: null,
       questions: [
@@ -163,7 +169,7 @@ describe('hand-worked fixtures', () => {
     });
 
     const wrong = await examWithQuestions([{ id: 'W1' }, { id: 'W2' }]);
-    for (let i = 0; i < 3; i++) await addPlay({ exam: wrong.exam, quiz: wrong.quizId, questions: wrong.questions, cells: [0, null] });
+    await playCells(wrong.handle, wrong.questions, [[0, null], [0, null], [0, null]]);
     expect(await statistics(wrong.exam)).toMatchObject({
       results: 3, mean: 0, median: 0, standardDeviation: 0, skewness: null, kurtosis: null, cronbachAlpha: null,
       questions: [
@@ -174,9 +180,8 @@ describe('hand-worked fixtures', () => {
   });
 
   it('two questions that trade places: totals without variance, each question against the other at -100', async () => {
-    const { exam, quizId, questions } = await examWithQuestions([{ id: 'X' }, { id: 'Y' }]);
-    await addPlay({ exam, quiz: quizId, questions, cells: [1, 0] });
-    await addPlay({ exam, quiz: quizId, questions, cells: [0, 1] });
+    const { exam, handle, questions } = await examWithQuestions([{ id: 'X' }, { id: 'Y' }]);
+    await playCells(handle, questions, [[1, 0], [0, 1]]);
     expect(await statistics(exam)).toMatchObject({
       results: 2, mean: 50, median: 50, standardDeviation: 0, skewness: null, kurtosis: null, cronbachAlpha: null,
       questions: [
@@ -209,11 +214,12 @@ describe('hand-worked fixtures', () => {
   });
 
   it('choice questions: every item with how many chose it, and the random guess score of a single-answer one', async () => {
-    const { exam, quizId, questions } = await examWithQuestions([
+    const { exam, handle, questions } = await examWithQuestions([
       { id: 'C1', type: 'choice', answers: ['Paris'], options: ['Lyon', 'Nice', 'Lille'] },
       { id: 'C2', type: 'multiple-choice', answers: ['2', '3'], options: ['4'] },
     ]);
-    // Responses as the checker reads them: item texts, 0-based indexes, ANSWER:/OPTION: references, a list joined with &&&.
+    // Responses as the checker reads them: item texts, 0-based indexes, ANSWER:/OPTION: references, a
+    // list joined with &&&; beside each, the points it scores.
     const responses: [unknown, number, unknown, number][] = [
       ['Paris', 1, ['2', '3'], 1],
       ['Paris', 1, ['2'], 0.5],
@@ -221,8 +227,10 @@ describe('hand-worked fixtures', () => {
       ['OPTION:1', 0, [1], 0.5],
       ['Nice', 0, null, 0],
     ];
-    for (const [c1, p1, c2, p2] of responses) {
-      await addPlay({ exam, quiz: quizId, questions, cells: [{ points: p1, response: c1 }, c2 === null ? null : { points: p2, response: c2 }] });
+    const plays = await playRows(handle, questions, responses.map(([c1, , c2]) => [c1, c2]));
+    for (const [r, [, p1, c2, p2]] of responses.entries()) {
+      const scored = await t.db.prisma.playAnswer.findMany({ where: { playId: plays[r] }, orderBy: { index: 'asc' }, select: { points: true } });
+      expect(scored.map((a) => a.points)).toEqual(c2 === null ? [p1] : [p1, p2]);
     }
     const s = await statistics(exam);
     expect(s.questions[0]).toMatchObject({
@@ -307,14 +315,15 @@ describe('which results count', () => {
 
 describe('permissions', () => {
   it('needs report on the exam; a caller who may not view it gets the answer of an unknown id', async () => {
-    const { exam, quizId, questions } = await examWithQuestions([{ id: 'Q' }]);
+    const { exam, handle, questions } = await examWithQuestions([{ id: 'Q' }]);
     const examinee = await t.newCaller('examinee');
     const viewer = await t.newCaller('viewer');
     const reporter = await t.newCaller('reporter');
     const stranger = await t.newCaller('stranger');
-    await examRule(t, exam, viewer, 'view');
-    await examRule(t, exam, reporter, 'report');
-    await addPlay({ exam, quiz: quizId, questions, user: examinee.user.id, cells: [1] });
+    await seed(t).admin.grant('exam', exam, viewer, 'view');
+    await seed(t).admin.grant('exam', exam, reporter, 'report');
+    await handle.examinees([examinee]);
+    await handle.play(examinee, { [questions[0]!]: 'a' });
 
     expect((await statistics(exam, {}, reporter)).results).toBe(1);
 
@@ -335,11 +344,11 @@ describe('permissions', () => {
   });
 
   it('needs report on the Quiz set for its statistics', async () => {
-    const quiz = await newQuiz(t, t.admin);
+    const { id: quiz } = await seed(t).admin.quizSet();
     const viewer = await t.newCaller('quizviewer');
     const reporter = await t.newCaller('quizreporter');
-    await grant(t, quiz, viewer, 'view');
-    await grant(t, quiz, reporter, 'report');
+    await seed(t).admin.grant('quiz', quiz, viewer, 'view');
+    await seed(t).admin.grant('quiz', quiz, reporter, 'report');
     const query = `query($quiz: ID!) { node(id: $quiz) { ... on QuizSet { statistics { results } } } }`;
     expect((await t.gql(query, { quiz }, { as: reporter })).body).toEqual({ data: { node: { statistics: { results: 0 } } } });
     expect((await t.gql(query, { quiz }, { as: viewer })).body.errors![0].extensions.code).toBe('PERMISSION_DENIED');
@@ -363,6 +372,7 @@ describe('scale', () => {
           { playId: id, questionId: questions[2]!, index: 3, response: ['a', 'b', 'c'][i % 3]!, points: i % 3 === 0 ? 1 : 0, pointsMaximum: 1, evaluated: true },
         );
       }
+      // Results by the hundred, written directly: the player would take minutes to make them.
       await t.db.prisma.play.createMany({ data: plays });
       await t.db.prisma.playAnswer.createMany({ data: answers });
     };
@@ -466,7 +476,14 @@ describe('against a plain implementation of the definitions', () => {
     await fc.assert(
       fc.asyncProperty(matrix, async ({ maxima, rows }) => {
         const quarterRows = rows.map((r) => r.map((q) => (q === null ? null : q / 4)));
-        const { exam, quizId, questions } = await examWithQuestions(maxima.map((points, j) => ({ id: `M${j}`, points })));
+        // Twenty-five exams of random questions, written directly: through the service their questions would take this test past its time limit.
+        const { id: exam, quizId } = await seed(t).admin.exam();
+        const questions = maxima.map(() => newId('Question'));
+        await t.db.prisma.question.createMany({
+          data: questions.map((id, j) => ({ id, externalId: `M${j}`, scope: `quiz:${quizId}`, ownerId: t.admin.user.id, type: 'generic', content: `M${j}`, answers: ['a'], data: { points: maxima[j]! } })),
+        });
+        await t.db.prisma.quizItem.createMany({ data: questions.map((questionId, position) => ({ quizId, questionId, position })) });
+        // Points on a grid of quarters, written directly: no question scores a response in quarters.
         await t.db.prisma.play.createMany({
           data: quarterRows.map((_, i) => ({ id: `ply_prop${exam.slice(4)}${i}`, examId: exam, quizId, userId: null, status: 'finished', evaluated: true, questionIds: questions })),
         });

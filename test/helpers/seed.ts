@@ -76,6 +76,8 @@ export interface UserHandle extends Caller {
   managedUser(name?: string, args?: Args): Promise<UserHandle>;
   /** An organization this user creates, so owns. */
   organization(args?: Args): Promise<OrganizationHandle>;
+  /** A handle for an organization made elsewhere, with this user acting as its manager. */
+  organizationOf(id: string): OrganizationHandle;
   quizSet(args?: Args): Promise<QuizSetHandle>;
   /** An exam of a new Quiz set of this user. */
   exam(args?: Args): Promise<ExamHandle>;
@@ -134,14 +136,15 @@ export interface ExamHandle {
   id: string;
   quizId: string;
   owner: UserHandle;
-  examinees(users: Caller[]): Promise<void>;
+  /** Adds examinees (POST exam:users) as `by`, the owner unless given: the owner may add only users it may read. */
+  examinees(users: Caller[], by?: Caller): Promise<void>;
   /**
    * Saves the exam's journey graph and publishes it (PUT exam:journey:graph, POST
    * exam:journey:publish); returns the journey's id. The owner needs the journeys feature.
    */
   journey(nodes: unknown[], settings?: Args): Promise<string>;
   /** A finished play of `user`: started, each answer given, finished, as the player does. */
-  play(user: Caller, answers?: Record<string, string>): Promise<string>;
+  play(user: Caller, answers?: Record<string, unknown>): Promise<string>;
 }
 
 export interface ClassHandle {
@@ -191,6 +194,7 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
       const organization = await createOrganization(await ctx(), { title: `Organization ${next()}`, ...args });
       return organizationHandle(t, self, organization.id);
     },
+    organizationOf: (id) => organizationHandle(t, self, id),
     async quizSet(args = {}) {
       const quiz = await createQuizSet(await ctx(), { title: `Quiz ${next()}`, ...args });
       return quizSetHandle(t, self, quiz.id, quiz.organizationId);
@@ -294,8 +298,8 @@ function examHandle(t: TestApp, owner: UserHandle, id: string, quizId: string): 
     id,
     quizId,
     owner,
-    async examinees(users) {
-      await addExamUsers(await owner.ctx(), { exam: id, users: users.map((u) => u.user.id) });
+    async examinees(users, by = owner) {
+      await addExamUsers(await contextOf(t, by), { exam: id, users: users.map((u) => u.user.id) });
     },
     async journey(nodes, settings = {}) {
       await saveJourneyGraph(await owner.ctx(), { exam: id, nodes, settings });

@@ -5,10 +5,23 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The administrator's application every started service bootstraps. */
 export const SERVICE_CREDENTIALS = { APP: 'process_test_app', SECRET: 'process-test-secret-0123456789' };
+
+/** A POST of the contract to the service on `port` as an application; the call must succeed. Returns the body. */
+export async function post(port: number, endpoint: string, args: Record<string, string>, credentials = SERVICE_CREDENTIALS): Promise<any> {
+  const r = await fetch(`http://127.0.0.1:${port}/api/${endpoint}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${credentials.APP}:${credentials.SECRET}` },
+    body: new URLSearchParams(args),
+  });
+  const body = await r.json();
+  expect(r.status, `${endpoint}: ${JSON.stringify(body)}`).toBe(200);
+  return body;
+}
 
 /** A port nothing listens on now. */
 export function freePort(): Promise<number> {

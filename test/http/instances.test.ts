@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
+import { seed } from '../helpers/seed.ts';
 import { startReceiver, type Receiver } from '../jobs/receiver.ts';
 import type { App } from '../../src/app.ts';
 import type { Platform } from '../../src/context.ts';
-import { newId } from '../../src/ids.ts';
 import { deliverDueWebhooks } from '../../src/services/webhooks/delivery.ts';
 
 /**
@@ -59,7 +59,7 @@ describe('two instances', () => {
 
   it('deliver each webhook event once when both run their workers at the same time', async () => {
     const owner = await t.newCaller('hooks');
-    const organization = (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Hooks', ownerId: owner.user.id } })).id;
+    const organization = (await seed(t).as(owner).organization({ title: 'Hooks' })).id;
     const created = await t.rpc('POST', 'organization:webhook', { organization, title: 'Feed', trigger_event: 'api', endpoint: rx.url() }, { as: owner });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const deliveries: string[] = [];

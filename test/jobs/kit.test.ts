@@ -193,6 +193,7 @@ describe('running jobs', () => {
   });
 
   it('a stored payload that no longer matches the task fails without running the handler', async () => {
+    // A broken row, written directly: enqueue checks the payload, so no service stores one that does not match.
     await database.prisma.job.create({ data: { id: 'job_badpayload', task: 'kit.flaky', payload: { key: 7 }, runAt: new Date() } });
     const [outcome] = await runDue(env, [flaky]);
     expect(outcome).toMatchObject({ status: 'failed', error: expect.stringContaining('does not match') });

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, inject, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../../src/db/client.ts';
-import { newId } from '../../src/ids.ts';
 import { verify } from '../../src/services/webhooks/signature.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
+import { post } from '../helpers/service-process.ts';
 import { freePort, startReceiver, type Receiver } from './receiver.ts';
 
 /**
@@ -21,6 +21,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const APP = 'restart-test-app';
 const SECRET = 'restart-test-secret-0123456789';
 const auth = { authorization: `Bearer ${APP}:${SECRET}` };
+const rest = (port: number, endpoint: string, args: Record<string, string>) => post(port, endpoint, args, { APP, SECRET });
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lp-restart-'));
 let pg: TestDatabase | undefined;
@@ -35,21 +36,17 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The organization the webhook belongs to, written before the service opens the database. */
-async function seedOrganization(): Promise<{ organization: string; databaseUrl?: string }> {
-  const organization = newId('Organization');
+/** The database both lives of the service open: a schema of its own, or the embedded one in DATA_DIR/db. */
+async function prepareDatabase(): Promise<string | undefined> {
   if (onPostgres) {
     pg = await createTestDatabase();
-    await pg.prisma.organization.create({ data: { id: organization, title: 'Restart Org' } });
-    return { organization, databaseUrl: pg.url };
+    return pg.url;
   }
   // The migrated template of the test run, written to DATA_DIR/db where the service looks for it.
   const pglite = await PGlite.create({ dataDir: path.join(dataDir, 'db'), loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
-  const db = await openDatabase({ kind: 'pglite-instance', pglite });
-  await db.prisma.organization.create({ data: { id: organization, title: 'Restart Org' } });
-  await db.close();
+  await (await openDatabase({ kind: 'pglite-instance', pglite })).close();
   await pglite.close();
-  return { organization };
+  return undefined;
 }
 
 function start(port: number, databaseUrl?: string): ChildProcess {
@@ -107,13 +104,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, child
 const healthy = (port: number, child: ChildProcess) =>
   until('the service to answer /health', async () => ((await fetch(`http://127.0.0.1:${port}/health`)).ok ? true : undefined), child);
 
-async function rest(port: number, endpoint: string, args: Record<string, string>) {
-  const r = await fetch(`http://127.0.0.1:${port}/api/${endpoint}`, { method: 'POST', headers: auth, body: new URLSearchParams(args) });
-  const body = await r.json();
-  expect(r.status, JSON.stringify(body)).toBe(200);
-  return body;
-}
-
 async function gql(port: number, query: string, variables: Record<string, unknown>) {
   const r = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
   return ((await r.json()) as { data: any }).data;
@@ -122,13 +112,14 @@ async function gql(port: number, query: string, variables: Record<string, unknow
 const DELIVERIES = 'query($id: ID!) { node(id: $id) { ... on Webhook { deliveries { id status attempts lastStatus lastError } } } }';
 
 it('a delivery pending when the service is killed arrives after the restart, signed and unchanged', { timeout: 90_000 }, async () => {
-  const { organization, databaseUrl } = await seedOrganization();
+  const databaseUrl = await prepareDatabase();
   const port = await freePort();
   const hookPort = await freePort();
 
   // First life: the receiver is down, so the delivery fails and waits for its retry.
   const first = start(port, databaseUrl);
   await healthy(port, first);
+  const { organization } = await rest(port, 'organization', { title: 'Restart Org' });
   const { webhook } = await rest(port, 'organization:webhook', {
     organization,
     title: 'Survives restarts',

@@ -2,12 +2,10 @@
 // SIGKILL while answers are in flight to it: examinees go on on the other. Nothing acknowledged is
 // lost, no examinee gets a second play, and the timers of plays started on the dead instance still
 // finish them. The embedded database is one process and cannot be shared: PostgreSQL only.
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256 } from '../../src/auth/secrets.ts';
-import { newId } from '../../src/ids.ts';
+import { datetime } from '../../src/dates.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
-import { killSpawned, SERVICE_CREDENTIALS, start, type Service } from '../helpers/service-process.ts';
+import { killSpawned, post, SERVICE_CREDENTIALS, start, type Service } from '../helpers/service-process.ts';
 
 const EXAMINEES = 40;
 const QUESTIONS = 6;
@@ -53,24 +51,22 @@ describe.skipIf(!onPostgres)('exam day on two instances, one killed', () => {
     const a = await start(process.execPath, ['src/scripts/start.mjs'], env);
     const b = await start(process.execPath, ['src/scripts/start.mjs'], env);
 
-    // An exam of QUESTIONS questions ("yes" is right) with a time limit, and its examinees with assume tokens.
-    const integration = await db.prisma.integration.findFirstOrThrow({ where: { appId: SERVICE_CREDENTIALS.APP } });
-    const ownerId = integration.ownerId;
-    const quizId = newId('QuizSet');
-    await db.prisma.quizSet.create({ data: { id: quizId, title: 'Two instances', language: 'en', ownerId, timelimit: TIME_LIMIT } });
-    const questions = Array.from({ length: QUESTIONS }, () => newId('Question'));
-    await db.prisma.question.createMany({ data: questions.map((id, i) => ({ id, externalId: `q${i}`, scope: `folder:${ownerId}:/API`, ownerId, type: 'generic', content: `Q${i}`, answers: ['yes'] })) });
-    await db.prisma.quizItem.createMany({ data: questions.map((questionId, position) => ({ quizId, questionId, position })) });
-    const exam = newId('Exam');
-    await db.prisma.exam.create({ data: { id: exam, title: 'Two instances', language: 'en', quizId, ownerId, start: new Date(Date.now() - 3600_000), end: new Date(Date.now() + 3600_000) } });
-    const examinees: Examinee[] = Array.from({ length: EXAMINEES }, () => ({ userId: newId('User'), token: randomBytes(24).toString('hex') }));
-    await db.prisma.user.createMany({
-      data: examinees.map((e, i) => ({ id: e.userId, username: `two${i}`, email: `two${i}@example.com`, passwordHash: '-', firstName: 'Two', lastName: String(i), fullName: `Two ${i}`, displayName: `Two ${i}`, createdById: ownerId })),
-    });
-    await db.prisma.examUser.createMany({ data: examinees.map((e) => ({ examId: exam, userId: e.userId })) });
-    await db.prisma.assumeToken.createMany({
-      data: examinees.map((e) => ({ id: newId('AssumeToken'), tokenHash: sha256(e.token), userId: e.userId, issuerId: ownerId, integrationId: integration.id, expiresAt: new Date(Date.now() + 3600_000) })),
-    });
+    // An exam of QUESTIONS questions ("yes" is right) with a time limit, and its examinees with assume tokens,
+    // made through the contract by the administrator the instances bootstrapped.
+    const seed = (endpoint: string, args: Record<string, string>) => post(a.port, endpoint, args);
+    const { quiz } = await seed('quiz', { title: 'Two instances' });
+    await seed('quiz:settings', { quiz, timelimit: String(TIME_LIMIT) });
+    const questions: string[] = [];
+    for (let i = 0; i < QUESTIONS; i++) questions.push((await seed('question', { id: `q${i}`, type: 'generic', content: `Q${i}`, answer: 'yes' })).question);
+    await seed('quiz:questions', { quiz, questions: questions.join(',') });
+    const { exam } = await seed('exam', { title: 'Two instances', quiz, start: datetime(new Date(Date.now() - 3600_000)), end: datetime(new Date(Date.now() + 3600_000)) });
+    const examinees: Examinee[] = await Promise.all(
+      Array.from({ length: EXAMINEES }, async (_, i) => {
+        const { user } = await seed('user', { username: `two${i}`, email: `two${i}@example.com`, first_name: 'Two', last_name: String(i) });
+        return { userId: user as string, token: (await seed('user:assume', { user })).token as string };
+      }),
+    );
+    await seed('exam:users', { exam, users: examinees.map((e) => e.userId).join(',') });
 
     // The storm, spread over both instances; every examinee starts twice at once (a double click).
     const home = (i: number) => (i % 2 === 0 ? a : b);

@@ -100,6 +100,7 @@ describe('GET /metrics', () => {
         await enqueue(tx, deliverWebhook, { delivery: 'whd_metrics_future' }, { runAt: future });
         await enqueue(tx, deliverWebhook, { delivery: 'whd_metrics_past' }, { runAt: past });
       });
+      // A job already in its final failed state, written directly: the kit reaches it only after every retry.
       await t.db.prisma.job.create({
         data: { id: 'job_metrics_failed', task: deliverWebhook.name, payload: { delivery: 'whd_x' }, runAt: past, status: 'failed', lastError: 'gone', failedAt: new Date() },
       });
