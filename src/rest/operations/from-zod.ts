@@ -137,7 +137,16 @@ function withMeta(schema: z.ZodType, shape: Shape): Shape {
   const meta: WireMeta | undefined = wire.get(schema);
   const description = z.globalRegistry.get(schema)?.description;
   const result: Shape = { ...shape };
-  if (meta?.type) result.type = meta.type;
+  if (meta?.type) {
+    result.type = meta.type;
+    // Said of another type than the metadata's, zod's limits and list details describe nothing sent.
+    const types = typesOf(result);
+    if (!types.some((t) => typesOf(shape).includes(t))) for (const key of ['min', 'max', 'pattern', 'values'] as const) delete result[key];
+    if (!types.includes('list')) {
+      delete result.items;
+      delete result.separator;
+    }
+  }
   if (meta?.format) result.format = meta.format;
   if (meta?.separator) result.separator = meta.separator;
   if (meta?.min !== undefined) result.min = meta.min;
