@@ -1,9 +1,10 @@
 import type { Operation } from './types.ts';
-import { op } from './build.ts';
+import { op, out } from './build.ts';
 import * as examIn from '../../services/exams/exams.schemas.ts';
 import * as fieldsIn from '../../services/exams/fields.model.ts';
 import * as gradingIn from '../../services/grading/grading.schemas.ts';
 import * as graphIn from '../../services/journeys/graph.schemas.ts';
+import { journeyNodeJsonSchema, journeySettingsJsonSchema } from '../../services/journeys/json-schema.ts';
 import { paging } from '../../services/paging.ts';
 import * as journeyUsers from '../../services/journeys/journey-users.service.ts';
 import * as publish from '../../services/journeys/publish.service.ts';
@@ -64,6 +65,14 @@ const JOURNEY_DRAFT = [
   'nodes[node, type, label:string/null, position{x:number, y:number}, config:hash, next:hash, marker, title:string/null, content:string/null]',
   `${ISSUES}, publishable?:boolean`,
 ].join(', ');
+
+/** A journey draft as answered, its settings and nodes described by the portable format's JSON Schema. */
+const journeyDraft = (extra = '') =>
+  Object.freeze(
+    out(`${JOURNEY_DRAFT}${extra}`).map((f) =>
+      f.name === 'settings' ? Object.freeze({ ...f, jsonSchema: journeySettingsJsonSchema }) : f.name === 'nodes' ? Object.freeze({ ...f, jsonSchema: journeyNodeJsonSchema }) : f,
+    ),
+  );
 
 const PLAY = [
   'play, user, time_start, time_end, questions_total:integer, questions_correct:integer',
@@ -154,11 +163,11 @@ export const documentB: readonly Operation[] = [
 
   ...op(journeys, 'exam:journey:graph', 'GET', {
     input: graphIn.graphRef,
-    output: JOURNEY_DRAFT,
+    output: journeyDraft(),
   }),
   ...op(journeys, 'exam:journey:graph', 'PUT', {
     input: graphIn.saveGraph,
-    output: `${JOURNEY_DRAFT}, ignored?:string[]`,
+    output: journeyDraft(', ignored?:string[]'),
   }),
   ...op(journeys, 'exam:journey:publish', 'POST', {
     input: publish.publishInput,

@@ -152,6 +152,7 @@ function withMeta(schema: z.ZodType, shape: Shape): Shape {
   if (meta?.min !== undefined) result.min = meta.min;
   if (meta?.max !== undefined) result.max = meta.max;
   if (meta?.default !== undefined) result.default = meta.default;
+  if (meta?.jsonSchema) result.jsonSchema = meta.jsonSchema;
   if (description !== undefined) result.note = description;
   if (meta?.type === 'date' || meta?.type === 'datetime') delete result.pattern;
   return result;
