@@ -121,6 +121,15 @@ describe('the operation table is the one source of every argument', () => {
     }
   });
 
+  it('gives MCP tools the fields of nested items: journey nodes and settings, custom fields, grades', () => {
+    const input = (name: string) => tools.get(name).inputSchema.properties;
+    const journey = input('PUT exam:journey:graph');
+    expect(Object.keys(jsonObject(journey.nodes).properties)).toEqual(expect.arrayContaining(['node', 'type', 'label', 'position', 'config', 'next']));
+    expect(Object.keys(jsonObject(journey.settings).properties)).toEqual(expect.arrayContaining(['title', 'max_visits', 'restartable', 'notify_user', 'educators']));
+    expect(jsonObject(input('POST exam:fields').fields).required).toEqual(['label']);
+    expect(Object.keys(jsonObject(input('POST quiz:grading-preset').grades).properties).sort()).toEqual(['grade', 'text', 'threshold']);
+  });
+
   it('names exactly the arguments of the schemas its services parse, and the fields of their objects and lists of objects', async () => {
     const drift: string[] = [];
     const compared: string[] = [];
