@@ -2,6 +2,7 @@ import { ArgumentError } from '../../errors.ts';
 import { MAX_FILE_BYTES } from '../files/files.service.ts';
 import { sniffAny, sniffType } from '../files/sniff.ts';
 import type { QuestionType } from './answer-checker.ts';
+import { MEDIA_FIELDS, acceptedTypes, type MediaField } from './media-fields.ts';
 
 /**
  * Media fields of POST `question`: `<filename>=<data>`, data being base64 content or an http(s)
@@ -10,31 +11,7 @@ import type { QuestionType } from './answer-checker.ts';
  * fetched: fetching would let any caller make the service reach arbitrary addresses.
  */
 
-const IMAGE = ['png', 'jpeg', 'webp'];
-const AUDIO = ['mp3', 'aac', 'm4a'];
-const VIDEO = ['mp4', 'webm'];
-
-/** Field (camelCase) → accepted types; null accepts any file. */
-export const MEDIA_FIELDS = {
-  image: IMAGE,
-  solutionImage: IMAGE,
-  attachment: null,
-  mediaAudio: AUDIO,
-  mediaVideo: VIDEO,
-  video: VIDEO,
-  graph: IMAGE,
-  hotspotImage: IMAGE,
-} as const satisfies Record<string, string[] | null>;
-export type MediaField = keyof typeof MEDIA_FIELDS;
 const ONLY_FOR: Partial<Record<MediaField, QuestionType>> = { hotspotImage: 'hotspot' };
-
-const TYPE_NAMES: Record<string, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', mp3: 'MP3', aac: 'AAC', m4a: 'M4A', mp4: 'MP4', webm: 'WebM' };
-
-/** The file types a media field accepts, in words: `PNG, JPEG, WebP`, or `any type`. */
-export function acceptedTypes(field: MediaField): string {
-  const allowed = MEDIA_FIELDS[field];
-  return allowed === null ? 'any type' : allowed.map((t) => TYPE_NAMES[t]).join(', ');
-}
 
 export type MediaValue =
   | { field: string; filename: string; url: string }

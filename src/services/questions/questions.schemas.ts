@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contract, type WireMeta } from '../contract-meta.ts';
-import { MEDIA_FIELDS, acceptedTypes, type MediaField } from './media.ts';
+import { MEDIA_FIELDS, acceptedTypes, type MediaField } from './media-fields.ts';
 import { code, externalId, float, int, obeysInputRules, text } from '../validation.ts';
 import { pageWindow, paging } from '../paging.ts';
 import { QUESTION_TYPES, parseFreeTextRules, parseTolerance, splitList } from './answer-checker.ts';
