@@ -45,16 +45,17 @@ function scalar(type: ValueType, argument: Argument): JsonSchema {
     case 'datetime':
       return { type: 'string', pattern: DATETIME_PATTERN, description: 'YYYY-MM-DD HH:ii:ss, in UTC' };
     case 'list': {
-      const item = argument.fields ? hashSchema(argument.fields) : scalar(argument.items ?? 'string', { ...argument, min: undefined, max: undefined, values: undefined });
+      const item = objectOf(argument) ?? scalar(argument.items ?? 'string', { ...argument, min: undefined, max: undefined, values: undefined });
       const array: JsonSchema = { type: 'array', items: item };
       if (argument.min !== undefined) array.minItems = argument.min;
       if (argument.max !== undefined) array.maxItems = argument.max;
-      if (argument.fields) return array;
+      // Objects travel only as JSON: no separated text form.
+      if (argument.fields || argument.jsonSchema) return array;
       const separator = argument.separator ?? ',';
       return { anyOf: [array, { type: 'string', description: `items separated by '${separator}'` }] };
     }
     case 'hash':
-      return argument.fields ? hashSchema(argument.fields) : { type: 'object' };
+      return objectOf(argument) ?? { type: 'object' };
     case 'json':
       return { description: 'JSON text, or the JSON value itself in a JSON body' };
     case 'file':
@@ -65,6 +66,12 @@ function scalar(type: ValueType, argument: Argument): JsonSchema {
         ],
       };
   }
+}
+
+/** A hash (or each hash of a list) with what is known of its fields: from zod, or the domain's own JSON Schema. */
+function objectOf(argument: Argument): JsonSchema | undefined {
+  if (argument.fields) return hashSchema(argument.fields);
+  return argument.jsonSchema ? { ...argument.jsonSchema } : undefined;
 }
 
 function hashSchema(fields: readonly Argument[]): JsonSchema {
@@ -121,17 +128,25 @@ export function argumentsSchema(operation: Operation, extra: readonly Argument[]
   };
 }
 
+/** A hash of the output (or each hash of a list): its listed fields, and what the domain's JSON Schema adds. */
+function outputHash(field: OutputField): JsonSchema | undefined {
+  const listed = field.fields && outputObject(field.fields);
+  const own = field.jsonSchema && { ...field.jsonSchema };
+  return listed && own ? { allOf: [listed, own] } : (listed ?? own);
+}
+
 function outputType(type: OutputType, field: OutputField): JsonSchema {
   switch (type) {
     case 'date':
       return { type: 'string', format: 'date' };
     case 'datetime':
       return { type: 'string', description: 'YYYY-MM-DD HH:ii:ss, in UTC' };
-    case 'list':
-      if (field.fields) return { type: 'array', items: outputObject(field.fields) };
-      return { type: 'array', ...(field.items ? { items: outputType(field.items, { name: field.name }) } : {}) };
+    case 'list': {
+      const item = outputHash(field) ?? (field.items && outputType(field.items, { name: field.name }));
+      return { type: 'array', ...(item ? { items: item } : {}) };
+    }
     case 'hash':
-      return field.fields ? outputObject(field.fields) : { type: 'object' };
+      return outputHash(field) ?? { type: 'object' };
     case 'string':
       return field.format === 'url' ? { type: 'string', format: 'uri' } : { type: 'string' };
     default:

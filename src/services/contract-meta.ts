@@ -21,6 +21,11 @@ export interface WireMeta {
   required?: true;
   /** The default the contract states where the schema leaves the value unset instead. */
   default?: string | number | boolean;
+  /**
+   * The JSON Schema of the value (of each item, for a list) where its domain keeps one and the
+   * service checks it by hand rather than with zod (the journey format: every problem at once).
+   */
+  jsonSchema?: Readonly<Record<string, unknown>>;
 }
 
 export const wire = z.registry<WireMeta>();

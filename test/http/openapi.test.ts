@@ -101,6 +101,119 @@ describe('GET /api/openapi.json', () => {
     expect(organization.properties).toHaveProperty('description');
   });
 
+  describe('nested arguments: the fields of objects and of lists of objects', () => {
+    const bodyOf = (path: string, method: string, type = 'application/json') => doc.paths[path][method].requestBody.content[type].schema;
+    /** The option of an anyOf that is an array (a list may also be sent as text). */
+    const arrayOf = (schema: any) => (schema.type === 'array' ? schema : schema.anyOf.find((s: any) => s.type === 'array'));
+
+    it('POST exam:fields: each custom field with its settings, types, defaults and limits', () => {
+      const body = bodyOf('/exam:fields', 'post');
+      expect(body.required).toEqual(['exam']);
+      for (const builtIn of ['name', 'email', 'phone']) {
+        expect(body.properties[builtIn].anyOf).toEqual([{ type: 'boolean' }, { type: 'string', minLength: 1, maxLength: 255 }]);
+      }
+      const fields = arrayOf(body.properties.fields);
+      expect(body.properties.fields.description).toContain('replaces the current custom fields, in display order');
+      const field = fields.items;
+      expect(Object.keys(field.properties).sort()).toEqual(
+        ['label', 'type', 'required', 'description', 'icon', 'options', 'filtering', 'from', 'to', 'step', 'min', 'max', 'minlength', 'maxlength', 'pattern', 'unique'].sort(),
+      );
+      expect(field.required).toEqual(['label']);
+      expect(field.properties.label).toMatchObject({ type: 'string', maxLength: 255 });
+      expect(field.properties.label.description).toContain('unique in the exam');
+      expect(field.properties.type).toMatchObject({
+        enum: ['text', 'email', 'phone', 'select', 'number', 'from-to', 'date', 'datetime', 'yes-no', 'yes', 'no', 'true-false', 'gender'],
+        default: 'text',
+      });
+      expect(field.properties.required).toMatchObject({ type: 'boolean', default: true });
+      expect(field.properties.unique).toMatchObject({ type: 'boolean', default: false });
+      expect(field.properties.minlength).toMatchObject({ type: 'integer', minimum: 1, maximum: 255 });
+      expect(field.properties.maxlength).toMatchObject({ type: 'integer', minimum: 1, maximum: 255 });
+      expect(field.properties.pattern).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
+      expect(field.properties.filtering).toMatchObject({ type: 'object' });
+      for (const n of ['from', 'to', 'step']) expect(field.properties[n]).toMatchObject({ type: 'number' });
+      expect(arrayOf(field.properties.options).items).toEqual({ type: 'string' });
+      expect(field.properties.icon.description).toContain("'fa-<style> fa-<name>'");
+      expect(field.properties.options.description).toContain('mandatory for select');
+      // A form sends the list as JSON text.
+      expect(bodyOf('/exam:fields', 'post', 'application/x-www-form-urlencoded').properties.fields.anyOf.some((s: any) => !s.type && /JSON text/.test(s.description))).toBe(true);
+    });
+
+    it('POST question: every field the contract shows, with lists of answers and options as lists or &&&-separated text', () => {
+      const body = bodyOf('/question', 'post');
+      expect(Object.keys(body.properties).sort()).toEqual(
+        [
+          'id', 'type', 'content', 'answer', 'answer_order', 'answer_hide', 'answer_indefinite', 'answer_label', 'answer_require', 'answer_format',
+          'question_format', 'subject', 'category', 'difficulty', 'path', 'quiz', 'organization', 'options', 'options_fix', 'options_order',
+          'ai', 'tags', 'label', 'source', 'note', 'private_note', 'hint', 'explanation', 'solution',
+          'decimals', 'tolerance', 'datetime_precision', 'datetime_range',
+          'image', 'solution_image', 'attachment', 'media_audio',
+          'main_category', 'media_video', 'maximum_choices', 'video', 'graph', 'numerical_range', 'truefalse_third_options', 'truefalse_third_options_label',
+          'grouping', 'freetext_characters', 'freetext_words', 'freetext_rules', 'file_count', 'file_types', 'hotspot_image', 'hotspot_zones',
+          'points', 'parameters', 'hint_penalty', 'solution_penalty',
+        ].sort(),
+      );
+      expect(body.required).toEqual(['id', 'type', 'content', 'answer']);
+      expect(body.properties.id).toMatchObject({ type: 'string', minLength: 1, maxLength: 64 });
+      for (const n of ['answer', 'options', 'answer_label', 'tags', 'label', 'hint', 'solution']) {
+        expect(arrayOf(body.properties[n]).items, n).toEqual({ type: 'string' });
+        expect(body.properties[n].anyOf, n).toContainEqual({ type: 'string', description: "items separated by '&&&'" });
+      }
+      expect(body.properties.answer.description).toContain('answers or true statements');
+      expect(body.properties.options.description).toContain('incorrect options or false statements');
+      for (const n of ['answer_order', 'answer_hide', 'answer_indefinite', 'datetime_range']) expect(body.properties[n], n).toMatchObject({ enum: ['+', '-'], default: '-' });
+      expect(body.properties.question_format).toMatchObject({ enum: ['NORMAL', 'LATEX', 'LONG'], default: 'NORMAL' });
+      expect(body.properties.datetime_precision).toMatchObject({ enum: ['YEAR', 'MONTH', 'DAY'], default: 'DAY' });
+      expect(body.properties.difficulty).toMatchObject({ type: 'integer', minimum: 0, maximum: 5, default: 0 });
+      expect(body.properties.file_count).toMatchObject({ type: 'integer', minimum: 1, maximum: 25, default: 1 });
+      expect(body.properties.decimals).toMatchObject({ default: 2 });
+      expect(body.properties.path).toMatchObject({ default: '/API' });
+      expect(body.properties.answer_format).toMatchObject({ default: 'normal' });
+      // Media: a file part of a multipart form, or `<filename>=<data>` text.
+      expect(Object.keys(doc.paths['/question'].post.requestBody.content)).toContain('multipart/form-data');
+      for (const n of ['image', 'solution_image', 'attachment', 'media_audio', 'media_video', 'video', 'graph', 'hotspot_image']) {
+        expect(body.properties[n].anyOf.map((s: any) => s.type), n).toEqual(['string', 'string']);
+        expect(body.properties[n].description, n).toContain('<filename>=<data>');
+      }
+      for (const n of ['image', 'solution_image']) expect(body.properties[n].description).toContain('PNG, JPEG, WebP');
+      expect(body.properties.media_audio.description).toContain('MP3, AAC, M4A');
+    });
+
+    it('PUT exam:journey:graph: each node with its edges and its configuration by type, and the settings', () => {
+      const body = bodyOf('/exam:journey:graph', 'put');
+      const node = arrayOf(body.properties.nodes).items;
+      expect(arrayOf(body.properties.nodes).maxItems).toBe(200);
+      expect(Object.keys(node.properties)).toEqual(expect.arrayContaining(['node', 'type', 'label', 'position', 'config', 'next', 'marker', 'title', 'content']));
+      expect(node.properties.type.enum.sort()).toEqual(['start', 'exam', 'class', 'quiz', 'condition', 'split', 'notify', 'flag', 'mark', 'wait', 'end'].sort());
+      expect(node.properties.label.maxLength).toBe(64);
+      expect(Object.keys(node.properties.position.properties)).toEqual(['x', 'y']);
+      // next: each output to the key of the next node, or null (unconnected).
+      expect(node.properties.next.additionalProperties.anyOf).toContainEqual({ type: 'null' });
+      const configOf = (type: string) => node.allOf.find((c: any) => c.if.properties.type.const === type).then.properties.config;
+      expect(Object.keys(configOf('exam').properties).sort()).toEqual(['complete_on', 'exam', 'retake', 'reuse']);
+      expect(Object.keys(configOf('quiz').properties).sort()).toEqual(['min_plays', 'min_result', 'quiz']);
+      expect(configOf('quiz').properties.min_plays).toMatchObject({ minimum: 1, maximum: 100 });
+      expect(configOf('split').properties.branches).toMatchObject({ minItems: 2, maxItems: 16 });
+      expect(Object.keys(configOf('condition').properties.branches.items.properties).sort()).toEqual(['key', 'label', 'match', 'rules']);
+      expect(configOf('notify').properties.message.maxLength).toBe(500);
+      const settings = body.properties.settings.anyOf.find((s: any) => s.type === 'object');
+      expect(Object.keys(settings.properties).sort()).toEqual(['description', 'educators', 'max_visits', 'notify_user', 'restartable', 'title']);
+      expect(settings.properties.max_visits).toMatchObject({ type: 'integer', minimum: 1, maximum: 50, default: 5 });
+      expect(settings.properties.educators.maxItems).toBe(10);
+      // The draft answered describes its nodes and settings the same way.
+      const draft = doc.paths['/exam:journey:graph'].get.responses['200'].content['application/json'].schema;
+      expect(draft.properties.nodes.items.allOf.some((s: any) => s.properties?.next?.additionalProperties)).toBe(true);
+      expect(draft.properties.settings.properties.max_visits).toMatchObject({ minimum: 1, maximum: 50 });
+    });
+
+    it('POST quiz:grading-preset: each grade with its threshold, grade and text', () => {
+      const grade = arrayOf(bodyOf('/quiz:grading-preset', 'post').properties.grades).items;
+      expect(Object.keys(grade.properties).sort()).toEqual(['grade', 'text', 'threshold']);
+      expect(grade.properties.threshold).toMatchObject({ type: 'number', minimum: 0, maximum: 100 });
+      expect(grade.properties.grade.type).toBe('string');
+    });
+  });
+
   it('gives the error statuses with the error headers and body', () => {
     const responses = doc.paths['/user'].post.responses;
     expect(Object.keys(responses).sort()).toEqual(['200', '401', '403', '406', '413', '429', '500', '503']);

@@ -1,32 +1,11 @@
 import type { z } from 'zod';
 import { contractArguments } from './from-zod.ts';
-import type { Area, Argument, HttpMethod, Operation, OutputField, OutputType, ValueType } from './types.ts';
+import type { Area, Argument, HttpMethod, Operation, OutputField, OutputType } from './types.ts';
 
 type Extra = Partial<Omit<Argument, 'name' | 'required' | 'type'>>;
 
-const of =
-  (type: ValueType) =>
-  (name: string, extra: Extra = {}): Argument => ({ name, required: false, type, ...extra });
-
-export const text = of('string');
-export const int = of('integer');
-export const num = of('number');
-export const bool = of('boolean');
-export const date = of('date');
-export const datetime = of('datetime');
-export const json = of('json');
-export const hash = of('hash');
-export const file = of('file');
-export const code = (name: string, extra: Extra = {}) => text(name, { format: 'code', ...extra });
-export const email = (name: string, extra: Extra = {}) => text(name, { format: 'email', ...extra });
-export const phone = (name: string, extra: Extra = {}) => text(name, { format: 'phone', ...extra });
-export const url = (name: string, extra: Extra = {}) => text(name, { format: 'url', ...extra });
-export const oneOf = (name: string, values: readonly string[], extra: Extra = {}) => text(name, { values, ...extra });
-export const list = (name: string, extra: Extra = {}): Argument => ({ name, required: false, type: 'list', items: 'string', separator: ',', ...extra });
-/** Comma-separated identification strings. */
-export const codes = (name: string, extra: Extra = {}) => list(name, { format: 'code', ...extra });
-export const either = (name: string, types: readonly ValueType[], extra: Extra = {}): Argument => ({ name, required: false, type: types, ...extra });
-export const req = (argument: Argument): Argument => ({ ...argument, required: true });
+/** An optional text argument written by hand: only the arguments every call takes (COMMON_ARGUMENTS). */
+export const text = (name: string, extra: Extra = {}): Argument => ({ name, required: false, type: 'string', ...extra });
 
 /**
  * Output fields in a compact notation, so each entry reads like one line of the contract:
@@ -101,16 +80,14 @@ export function op(
   endpoint: string,
   methods: HttpMethod | readonly HttpMethod[],
   shape: {
-    /** The schema the service parses; the arguments are read from it. */
+    /** The schema the service parses; the arguments are read from it (none without it). */
     input?: z.ZodType;
-    /** Arguments written here: only for an operation whose service parses no schema of its own. */
-    args?: readonly Argument[];
     output?: string | readonly OutputField[];
     notShown?: Operation['notShown'];
     addition?: true;
   } = {},
 ): Operation[] {
-  const args = Object.freeze((shape.input ? contractArguments(shape.input) : (shape.args ?? [])).map(freezeArgument));
+  const args = Object.freeze((shape.input ? contractArguments(shape.input) : []).map(freezeArgument));
   const output = typeof shape.output === 'string' ? out(shape.output) : shape.output;
   return (typeof methods === 'string' ? [methods] : methods).map((method) =>
     Object.freeze({

@@ -1,8 +1,10 @@
-import type { Argument, Operation } from './types.ts';
-import { bool, code, either, file, hash, int, list, num, oneOf, op, req, text } from './build.ts';
+import type { Operation } from './types.ts';
+import { op, out } from './build.ts';
 import * as examIn from '../../services/exams/exams.schemas.ts';
+import * as fieldsIn from '../../services/exams/fields.model.ts';
 import * as gradingIn from '../../services/grading/grading.schemas.ts';
 import * as graphIn from '../../services/journeys/graph.schemas.ts';
+import { journeyNodeJsonSchema, journeySettingsJsonSchema } from '../../services/journeys/json-schema.ts';
 import { paging } from '../../services/paging.ts';
 import * as journeyUsers from '../../services/journeys/journey-users.service.ts';
 import * as publish from '../../services/journeys/publish.service.ts';
@@ -34,8 +36,6 @@ const quiz = { document: 'B', section: 'Quiz sets', area: 'quiz' } as const;
 const presets = { document: 'B', section: 'Grading presets', area: 'quiz' } as const;
 const questions = { document: 'B', section: 'Questions', area: 'quiz' } as const;
 
-const organization = (rule: string) => code('organization', { note: rule });
-
 const EXAM_RECORD = [
   'exam, id:string/null, title, description?, language, quiz, active:boolean',
   'status, secure:boolean, start:datetime, end:datetime, deadline:datetime/null, seb_launch_url?:url, seb_config_url?:url',
@@ -58,32 +58,6 @@ const FIELDS_RECORD = [
   'fields[label, type, required:boolean, description, icon, options?:string[], filtering?:hash, from?, to?, step?, min?, max?, minlength?:integer, maxlength?:integer, pattern?, unique?:boolean]',
 ].join(', ');
 
-const builtInField = (name: string) =>
-  either(name, ['boolean', 'string'], { min: 1, max: 255, note: 'true default label, false unused with its other settings kept, other text is the label' });
-
-const CUSTOM_FIELD: Argument[] = [
-  req(text('label', { note: 'unique in the exam; identifies the field, earlier settings of a same-label field serve as defaults' })),
-  oneOf('type', ['text', 'email', 'phone', 'select', 'number', 'from-to', 'date', 'datetime', 'yes-no', 'yes', 'no', 'true-false', 'gender'], {
-    default: 'text',
-  }),
-  bool('required', { default: true }),
-  text('description'),
-  text('icon', { note: "icon class name of the form 'fa-<style> fa-<name>', style one of solid, regular, light, thin, brands" }),
-  list('options', { note: 'mandatory for select, empty ones dropped' }),
-  hash('filtering', { note: 'object keyed by option, select only, previous labels kept if omitted' }),
-  num('from', { note: 'mandatory for from-to, lower than to' }),
-  num('to', { note: 'mandatory for from-to' }),
-  num('step', { note: 'from-to, not 0' }),
-  text('min', { note: 'date and datetime: `now`, YYYY-MM-DD or YYYY-MM-DD HH:MM in UTC' }),
-  text('max', { note: 'date and datetime; not earlier than a fixed min' }),
-  int('minlength', { min: 1, max: 255, note: 'free text fields: text, email, phone' }),
-  int('maxlength', { min: 1, max: 255, note: 'free text fields: text, email, phone' }),
-  text('pattern', { min: 1, max: 255, note: 'regular expression matched against the whole value; needs special privileges' }),
-  bool('unique', { default: false, note: 'free text' }),
-];
-
-
-
 const ISSUES = 'issues?[level, code, node:string/null, output:string/null, message]';
 const JOURNEY_DRAFT = [
   '$schema:url, schema:integer, exam, journey, active:boolean, version:integer, published:datetime/null, graph',
@@ -91,6 +65,14 @@ const JOURNEY_DRAFT = [
   'nodes[node, type, label:string/null, position{x:number, y:number}, config:hash, next:hash, marker, title:string/null, content:string/null]',
   `${ISSUES}, publishable?:boolean`,
 ].join(', ');
+
+/** A journey draft as answered, its settings and nodes described by the portable format's JSON Schema. */
+const journeyDraft = (extra = '') =>
+  Object.freeze(
+    out(`${JOURNEY_DRAFT}${extra}`).map((f) =>
+      f.name === 'settings' ? Object.freeze({ ...f, jsonSchema: journeySettingsJsonSchema }) : f.name === 'nodes' ? Object.freeze({ ...f, jsonSchema: journeyNodeJsonSchema }) : f,
+    ),
+  );
 
 const PLAY = [
   'play, user, time_start, time_end, questions_total:integer, questions_correct:integer',
@@ -102,75 +84,6 @@ const PRESET_RECORD = `${PRESET_SUMMARY}, used:boolean, grades[threshold:number,
 
 const QUIZ_RECORD = 'quiz, id:string/null, title, language, description?, mode, type';
 const QUIZ_SETTINGS_RECORD = 'quiz, shuffle:boolean, timelimit:integer/null, roundtime:integer/null, grading, grading_threshold?:number';
-
-const yesNo = (name: string, note?: string) => oneOf(name, ['+', '-'], { default: '-', note: `'+' means yes, blank or '-' means no${note ? `; ${note}` : ''}` });
-const ampersands = (name: string, note: string) => list(name, { separator: '&&&', note });
-const media = (name: string, note: string) => file(name, { note: `\`<filename>=<data>\` where data is base64 content or a URL; ${note}` });
-
-const QUESTION_TYPES = [
-  'generic', 'text', 'numerical', 'date/time', 'expression', 'choice', 'multiple-choice', 'order', 'grouping', 'pairing',
-  'matrix:generic', 'matrix', 'matrix:expression', 'set', 'set:text', 'true/false', 'free-text', 'file', 'hotspot', 'reading',
-];
-
-const QUESTION_FIELDS: Argument[] = [
-  req(text('id', { min: 1, max: 64 })),
-  req(oneOf('type', QUESTION_TYPES)),
-  req(text('content', { note: 'the question text' })),
-  req(either('answer', ['string', 'list'], { note: 'answers or true statements' })),
-  yesNo('answer_order'),
-  yesNo('answer_hide'),
-  yesNo('answer_indefinite'),
-  ampersands('answer_label', 'labels for the inputs; implies answer_order yes'),
-  int('answer_require', { note: 'number of answers needed for full score; not for choice and free-text' }),
-  text('answer_format', { default: 'normal', note: 'free-text only; `normal`, or `code` optionally with `:<language>`' }),
-  oneOf('question_format', ['NORMAL', 'LATEX', 'LONG'], { default: 'NORMAL' }),
-  text('subject'),
-  text('category'),
-  int('difficulty', { min: 0, max: 5, default: 0, note: '0 unclassified, 1 very easy to 5 very difficult' }),
-  text('path', { default: '/API', note: 'storage folder of the personal question base' }),
-  code('quiz', { note: 'Quiz set the question is added to' }),
-  organization('same rules as for exams; `none` or empty removes an existing question from its organization, only by owner or administrator'),
-  either('options', ['string', 'list'], { note: 'incorrect options or false statements' }),
-  text('options_fix', { note: 'all / abc / first:N / last:N / answers' }),
-  text('options_order', { note: 'explicit order with references ANSWER:N, OPTION:N, OPTION_NONE:N separated by &&&; every answer and option exactly once' }),
-  text('ai', { note: 'any value marks the question as AI generated' }),
-  ampersands('tags', 'user-defined tags registered beforehand'),
-  ampersands('label', 'instance-level labels'),
-  text('source', { note: 'attribution' }),
-  text('note', { note: 'shown to test takers below the question' }),
-  text('private_note', { note: 'hidden from test takers' }),
-  ampersands('hint', 'guiding hints, shown one at a time, not to test takers in exam mode'),
-  text('explanation', { note: 'shown under the answer on the results page, no LaTeX' }),
-  ampersands('solution', 'steps, not to test takers in exam mode'),
-  int('decimals', { default: 2, note: 'for numerical, expression, matrix, matrix:expression, set' }),
-  text('tolerance', { note: '`<type>` or `<type>:<value>`; ABSOLUTE, RELATIVE, QUOTIENT, QUOTIENT2, the last two optionally with `:SYNCED`' }),
-  oneOf('datetime_precision', ['YEAR', 'MONTH', 'DAY'], { default: 'DAY', note: 'date/time only' }),
-  yesNo('datetime_range', 'date/time only'),
-  media('image', 'PNG, JPEG, WebP'),
-  media('solution_image', 'PNG, JPEG, WebP'),
-  media('attachment', 'any type'),
-  media('media_audio', 'MP3, AAC, M4A'),
-  text('main_category'),
-  media('media_video', 'form as for image; types not stated'),
-  int('maximum_choices', { note: 'multiple-choice only' }),
-  media('video', 'form as for image; types not stated'),
-  media('graph', 'form as for image; types not stated'),
-  text('numerical_range'),
-  text('truefalse_third_options'),
-  text('truefalse_third_options_label'),
-  int('grouping', { note: 'choice or multiple-choice; incorrect options drawn from other questions with the same grouping number' }),
-  text('freetext_characters'),
-  text('freetext_words'),
-  text('freetext_rules'),
-  int('file_count', { min: 1, max: 25, default: 1, note: 'type file only' }),
-  list('file_types', { note: 'type file only; extensions separated by commas or &&&; any type if unset' }),
-  media('hotspot_image', 'type hotspot'),
-  text('hotspot_zones', { note: 'type hotspot; zone geometry is best authored in the question editor' }),
-  num('points', { note: 'shown in sample usages' }),
-  ampersands('parameters', 'entries of the form `{name; TYPE; min; max}`; shown in sample usages'),
-  text('hint_penalty', { note: 'form `<MODE>:<percent>`; shown in sample usages' }),
-  text('solution_penalty', { note: 'form `<MODE>:<percent>`; shown in sample usages' }),
-];
 
 /** Operations this service adds where the contract names an endpoint without defining it. */
 export const documentBAdditions: readonly Operation[] = [
@@ -245,25 +158,16 @@ export const documentB: readonly Operation[] = [
   }),
 
   ...op(fields, 'exam:fields', 'GET', { input: settingsIn.examRef, output: FIELDS_RECORD }),
-  ...op(fields, 'exam:fields', 'POST', {
-    args: [
-      req(code('exam')),
-      builtInField('name'),
-      builtInField('email'),
-      builtInField('phone'),
-      list('fields', { items: 'hash', fields: CUSTOM_FIELD, note: 'replaces the current custom fields, in display order' }),
-    ],
-    output: FIELDS_RECORD,
-  }),
+  ...op(fields, 'exam:fields', 'POST', { input: fieldsIn.updateFields, output: FIELDS_RECORD }),
   ...op(fields, 'exam:fields', 'DELETE', { input: settingsIn.examRef }),
 
   ...op(journeys, 'exam:journey:graph', 'GET', {
     input: graphIn.graphRef,
-    output: JOURNEY_DRAFT,
+    output: journeyDraft(),
   }),
   ...op(journeys, 'exam:journey:graph', 'PUT', {
     input: graphIn.saveGraph,
-    output: `${JOURNEY_DRAFT}, ignored?:string[]`,
+    output: journeyDraft(', ignored?:string[]'),
   }),
   ...op(journeys, 'exam:journey:publish', 'POST', {
     input: publish.publishInput,
@@ -332,7 +236,7 @@ export const documentB: readonly Operation[] = [
 
   ...op(questions, 'questions', 'GET', { input: paging, output: 'questions[question, id:string]' }),
   ...op(questions, 'question', 'GET', { input: questionIn.questionLookup, output: 'question, id:string, active:boolean' }),
-  ...op(questions, 'question', 'POST', { args: QUESTION_FIELDS, output: 'question', notShown: ['input'] }),
+  ...op(questions, 'question', 'POST', { input: questionIn.questionInput, output: 'question', notShown: ['input'] }),
   ...op(questions, 'question', 'DELETE', { input: questionIn.questionLookup }),
   ...op(questions, 'question:export', 'POST', { input: questionIn.questionLookup, output: 'id:string, question, url:url, valid:date' }),
   ...op(questions, 'question:id', 'GET', { input: questionIn.questionRef, output: 'question, id:string' }),

@@ -46,10 +46,21 @@ function merge(a: Shape, b: Shape): Shape {
   return merged;
 }
 
-/** A pipe's sides describe one value: the type it ends as, with the limits of both sides. */
+/**
+ * A pipe's sides describe one value: the type it ends as, with the limits of both sides. A list or
+ * hash read from JSON text (`json().pipe(...)`) still travels as that text in a form.
+ */
 function pipe(inner: Shape, outer: Shape): Shape {
   const shape = { ...inner, ...Object.fromEntries(Object.entries(outer).filter(([, v]) => v !== undefined)) };
   shape.type = outer.type ?? inner.type;
+  if (typesOf(inner).includes('json') && (outer.type === 'list' || outer.type === 'hash')) shape.type = [outer.type, 'json'];
+  return shape;
+}
+
+/** The options of a union: a pattern holds only if every option has one (`''` or a pattern accepts the empty text). */
+function union(options: Shape[]): Shape {
+  const shape = options.reduce(merge, {});
+  if (options.some((o) => o.pattern === undefined)) delete shape.pattern;
   return shape;
 }
 
@@ -74,11 +85,9 @@ function shapeOf(schema: z.ZodType): Shape {
     case 'pipe':
       shape = pipe(shapeOf(def.in as z.ZodType), shapeOf(def.out as z.ZodType));
       break;
-    case 'union': {
-      const options = (def.options as z.ZodType[]).map(shapeOf);
-      shape = options.reduce(merge, {});
+    case 'union':
+      shape = union((def.options as z.ZodType[]).map(shapeOf));
       break;
-    }
     case 'string':
       shape = leaf(schema, 'string');
       break;
@@ -100,8 +109,10 @@ function shapeOf(schema: z.ZodType): Shape {
       shape = { ...leaf(schema, 'list'), separator: ',' };
       delete shape.pattern;
       delete shape.values;
-      if (item.fields) shape.fields = item.fields;
-      else {
+      if (item.fields) {
+        shape.items = 'hash';
+        shape.fields = item.fields;
+      } else {
         const itemType = typesOf(item)[0];
         shape.items = itemType ?? 'string';
         if (item.format) shape.format = item.format;
@@ -126,12 +137,22 @@ function withMeta(schema: z.ZodType, shape: Shape): Shape {
   const meta: WireMeta | undefined = wire.get(schema);
   const description = z.globalRegistry.get(schema)?.description;
   const result: Shape = { ...shape };
-  if (meta?.type) result.type = meta.type;
+  if (meta?.type) {
+    result.type = meta.type;
+    // Said of another type than the metadata's, zod's limits and list details describe nothing sent.
+    const types = typesOf(result);
+    if (!types.some((t) => typesOf(shape).includes(t))) for (const key of ['min', 'max', 'pattern', 'values'] as const) delete result[key];
+    if (!types.includes('list')) {
+      delete result.items;
+      delete result.separator;
+    }
+  }
   if (meta?.format) result.format = meta.format;
   if (meta?.separator) result.separator = meta.separator;
   if (meta?.min !== undefined) result.min = meta.min;
   if (meta?.max !== undefined) result.max = meta.max;
   if (meta?.default !== undefined) result.default = meta.default;
+  if (meta?.jsonSchema) result.jsonSchema = meta.jsonSchema;
   if (description !== undefined) result.note = description;
   if (meta?.type === 'date' || meta?.type === 'datetime') delete result.pattern;
   return result;

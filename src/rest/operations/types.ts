@@ -42,6 +42,8 @@ export interface Argument {
   separator?: ',' | '&&&';
   /** The documented fields of a hash, or of each hash of a list. */
   fields?: readonly Argument[];
+  /** The JSON Schema of a hash, or of each item of a list, where the domain keeps one (instead of `fields`). */
+  jsonSchema?: Readonly<Record<string, unknown>>;
   /** The documented rule in words, where it is more than the fields above say. */
   note?: string;
 }
@@ -60,6 +62,8 @@ export interface OutputField {
   items?: OutputType;
   /** Fields of a hash, or of each hash of a list. */
   fields?: readonly OutputField[];
+  /** The JSON Schema the domain keeps for a hash (or each item of a list): what it says of the fields inside. */
+  jsonSchema?: Readonly<Record<string, unknown>>;
 }
 
 export interface Operation {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ExamField, ExamFieldSet } from '../../generated/prisma/client.ts';
+import { contract } from '../contract-meta.ts';
 import { bool, code, float, int, json, oneOf, text } from '../validation.ts';
 
 /** Exam user data fields: the input of POST `exam:fields` and the record GET answers. */
@@ -18,40 +19,58 @@ const ICON = /^fa-(solid|regular|light|thin|brands) fa-[a-z0-9]+(-[a-z0-9]+)*$/;
 /** `now`, `YYYY-MM-DD`, or `YYYY-MM-DD HH:MM` (UTC). */
 const LIMIT = /^(now|\d{4}-\d{2}-\d{2}( \d{2}:\d{2})?)$/;
 
+/** A `YYYY-MM-DD` or `YYYY-MM-DD HH:MM` limit of a date field, or `now`. */
+const limit = () =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().regex(LIMIT, '`now`, YYYY-MM-DD or YYYY-MM-DD HH:MM').refine(validLimit, 'is not a valid date'));
+
+/** One custom field of POST `exam:fields`; what only applies to some types is checked by the service. */
 const customField = z.object({
-  label: text(1, 255),
-  type: oneOf(fieldTypes).optional(),
-  required: bool().optional(),
+  label: contract(text(1, 255), { description: 'unique in the exam; identifies the field, earlier settings of a same-label field serve as defaults' }),
+  type: contract(oneOf(fieldTypes).optional(), { default: 'text' }),
+  required: contract(bool().optional(), { default: true }),
   description: text(0, 1000).optional(),
-  icon: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.union([z.literal(''), z.string().regex(ICON, "must be an icon class name 'fa-<style> fa-<name>' (style solid, regular, light, thin or brands)")])).optional(),
-  options: z.array(z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().max(255, 'must be at most 255 characters')), { error: 'must be a list of texts' }).max(200).optional(),
-  filtering: z.record(z.string(), text(0, 255), { error: 'must be an object keyed by option' }).optional(),
-  from: float().optional(),
-  to: float().optional(),
-  step: float().optional(),
-  min: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().regex(LIMIT, '`now`, YYYY-MM-DD or YYYY-MM-DD HH:MM').refine(validLimit, 'is not a valid date')).optional(),
-  max: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().regex(LIMIT, '`now`, YYYY-MM-DD or YYYY-MM-DD HH:MM').refine(validLimit, 'is not a valid date')).optional(),
-  minlength: int(1, 255).optional(),
-  maxlength: int(1, 255).optional(),
-  pattern: text(1, 255).optional(),
-  unique: bool().optional(),
+  icon: contract(
+    z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.union([z.literal(''), z.string().regex(ICON, "must be an icon class name 'fa-<style> fa-<name>' (style solid, regular, light, thin or brands)")])).optional(),
+    { description: "icon class name of the form 'fa-<style> fa-<name>', style one of solid, regular, light, thin, brands; empty for none" },
+  ),
+  options: contract(
+    z.array(z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().max(255, 'must be at most 255 characters')), { error: 'must be a list of texts' }).max(200).optional(),
+    { description: 'mandatory for select, empty ones dropped' },
+  ),
+  filtering: contract(z.record(z.string(), text(0, 255), { error: 'must be an object keyed by option' }).optional(), {
+    description: 'object keyed by option, select only, previous labels kept if omitted',
+  }),
+  from: contract(float().optional(), { description: 'mandatory for from-to, lower than to' }),
+  to: contract(float().optional(), { description: 'mandatory for from-to' }),
+  step: contract(float().optional(), { description: 'from-to, not 0' }),
+  min: contract(limit().optional(), { description: 'date and datetime: `now`, YYYY-MM-DD or YYYY-MM-DD HH:MM in UTC' }),
+  max: contract(limit().optional(), { description: 'date and datetime: `now`, YYYY-MM-DD or YYYY-MM-DD HH:MM in UTC; not earlier than a fixed min' }),
+  minlength: contract(int(1, 255).optional(), { description: 'free text fields: text, email, phone' }),
+  maxlength: contract(int(1, 255).optional(), { description: 'free text fields: text, email, phone' }),
+  pattern: contract(text(1, 255).optional(), { description: 'regular expression matched against the whole value; needs special privileges' }),
+  unique: contract(bool().optional(), { default: false, description: 'free text' }),
 });
 export type CustomFieldInput = z.output<typeof customField>;
 
 /** A built-in field: a boolean, or its label (1-255). */
 const builtIn = () =>
-  z.preprocess((v) => {
-    if (typeof v !== 'string') return v;
-    const t = v.trim().toLowerCase();
-    return t === 'true' ? true : t === 'false' ? false : v;
-  }, z.union([z.boolean(), text(1, 255)], { error: 'must be true, false or a label of 1-255 characters' }));
+  contract(
+    z.preprocess((v) => {
+      if (typeof v !== 'string') return v;
+      const t = v.trim().toLowerCase();
+      return t === 'true' ? true : t === 'false' ? false : v;
+    }, z.union([z.boolean(), text(1, 255)], { error: 'must be true, false or a label of 1-255 characters' })).optional(),
+    { description: 'true default label, false unused with its other settings kept, other text is the label' },
+  );
 
 export const updateFields = z.object({
   exam: code(),
-  name: builtIn().optional(),
-  email: builtIn().optional(),
-  phone: builtIn().optional(),
-  fields: json().pipe(z.array(customField, { error: 'must be a list of fields' }).max(100, 'must have at most 100 fields')).optional(),
+  name: builtIn(),
+  email: builtIn(),
+  phone: builtIn(),
+  fields: contract(json().pipe(z.array(customField, { error: 'must be a list of fields' }).max(100, 'must have at most 100 fields')).optional(), {
+    description: 'replaces the current custom fields, in display order',
+  }),
 });
 
 function validLimit(v: string): boolean {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { contract } from '../contract-meta.ts';
 import { bool, code, json, oneOf } from '../validation.ts';
 import { journeyLimits } from './format.ts';
+import { journeyNodeJsonSchema, journeySettingsJsonSchema } from './json-schema.ts';
 
 /** GET `exam:journey:graph`. */
 export const graphRef = z.object({
@@ -15,8 +16,8 @@ export const graphRef = z.object({
  */
 export const saveGraph = z.object({
   exam: code(),
-  nodes: contract(json(), { type: ['list', 'json'], max: journeyLimits.nodes }),
-  settings: contract(json().optional(), { type: ['hash', 'json'], description: 'merged over current settings' }),
+  nodes: contract(json(), { type: ['list', 'json'], max: journeyLimits.nodes, jsonSchema: journeyNodeJsonSchema, description: 'the graph in the portable journey format' }),
+  settings: contract(json().optional(), { type: ['hash', 'json'], jsonSchema: journeySettingsJsonSchema, description: 'merged over current settings' }),
   /** Checked with the graph (schema-unsupported), so it is reported with the other problems. */
   schema: contract(z.unknown().optional(), { type: 'integer', default: 1 }),
 });

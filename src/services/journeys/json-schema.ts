@@ -110,7 +110,8 @@ const configs: Record<(typeof nodeTypes)[number], Record<string, unknown>> = {
   end: { type: 'object', properties: { outcome: { ...text(L.outcome, 1), default: 'completed', description: 'completed, failed or custom text' } } },
 };
 
-const node = {
+/** One node of the graph (PUT `exam:journey:graph` describes each item of `nodes` with it). */
+export const journeyNodeJsonSchema = Object.freeze({
   type: 'object',
   required: ['node', 'type'],
   properties: {
@@ -125,7 +126,20 @@ const node = {
     content: { description: 'informative, ignored on import' },
   },
   allOf: nodeTypes.map((type) => ({ if: { properties: { type: { const: type } } }, then: { properties: { config: configs[type] } } })),
-};
+});
+
+/** The journey's settings, every key optional (PUT `exam:journey:graph` merges them over the current ones). */
+export const journeySettingsJsonSchema = Object.freeze({
+  type: 'object',
+  properties: {
+    title: { type: ['string', 'null'], maxLength: L.title },
+    description: { type: ['string', 'null'], maxLength: L.description },
+    max_visits: { type: 'integer', minimum: L.maxVisits.min, maximum: L.maxVisits.max, default: L.maxVisits.default, description: 'a user visiting a node more often stops with outcome loop-limit' },
+    restartable: { type: 'boolean', default: false },
+    notify_user: { type: 'boolean', default: false },
+    educators: { type: 'array', items: text(64, 1), maxItems: L.educators, uniqueItems: true, description: 'user identification strings: the owner and managers of the starting exam; the owner when none' },
+  },
+});
 
 const journeyJsonSchema = Object.freeze({
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -136,18 +150,8 @@ const journeyJsonSchema = Object.freeze({
   properties: {
     $schema: { type: 'string' },
     schema: { const: 1, default: 1 },
-    settings: {
-      type: 'object',
-      properties: {
-        title: { type: ['string', 'null'], maxLength: L.title },
-        description: { type: ['string', 'null'], maxLength: L.description },
-        max_visits: { type: 'integer', minimum: L.maxVisits.min, maximum: L.maxVisits.max, default: L.maxVisits.default },
-        restartable: { type: 'boolean', default: false },
-        notify_user: { type: 'boolean', default: false },
-        educators: { type: 'array', items: text(64, 1), maxItems: L.educators, uniqueItems: true },
-      },
-    },
-    nodes: { type: 'array', maxItems: L.nodes, items: node },
+    settings: journeySettingsJsonSchema,
+    nodes: { type: 'array', maxItems: L.nodes, items: journeyNodeJsonSchema },
   },
 });
 

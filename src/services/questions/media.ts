@@ -2,6 +2,7 @@ import { ArgumentError } from '../../errors.ts';
 import { MAX_FILE_BYTES } from '../files/files.service.ts';
 import { sniffAny, sniffType } from '../files/sniff.ts';
 import type { QuestionType } from './answer-checker.ts';
+import { MEDIA_FIELDS, acceptedTypes, type MediaField } from './media-fields.ts';
 
 /**
  * Media fields of POST `question`: `<filename>=<data>`, data being base64 content or an http(s)
@@ -10,24 +11,7 @@ import type { QuestionType } from './answer-checker.ts';
  * fetched: fetching would let any caller make the service reach arbitrary addresses.
  */
 
-const IMAGE = ['png', 'jpeg', 'webp'];
-const AUDIO = ['mp3', 'aac', 'm4a'];
-const VIDEO = ['mp4', 'webm'];
-
-/** Field (camelCase) → accepted types; null accepts any file. */
-export const MEDIA_FIELDS: Record<string, string[] | null> = {
-  image: IMAGE,
-  solutionImage: IMAGE,
-  attachment: null,
-  mediaAudio: AUDIO,
-  mediaVideo: VIDEO,
-  video: VIDEO,
-  graph: IMAGE,
-  hotspotImage: IMAGE,
-};
-const ONLY_FOR: Record<string, QuestionType> = { hotspotImage: 'hotspot' };
-
-const TYPE_NAMES: Record<string, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', mp3: 'MP3', aac: 'AAC', m4a: 'M4A', mp4: 'MP4', webm: 'WebM' };
+const ONLY_FOR: Partial<Record<MediaField, QuestionType>> = { hotspotImage: 'hotspot' };
 
 export type MediaValue =
   | { field: string; filename: string; url: string }
@@ -44,14 +28,12 @@ function checkFilename(field: string, filename: string): string {
   return name;
 }
 
-function checkContent(field: string, filename: string, data: Uint8Array): MediaValue {
+function checkContent(field: MediaField, filename: string, data: Uint8Array): MediaValue {
   if (data.byteLength === 0) throw new ArgumentError(field, 'must not be an empty file');
   if (data.byteLength > MAX_FILE_BYTES) throw new ArgumentError(field, `must be at most ${MAX_FILE_BYTES / 1024 / 1024} MiB`, 'FILE_TOO_LARGE');
-  const allowed = MEDIA_FIELDS[field]!;
+  const allowed: readonly string[] | null = MEDIA_FIELDS[field];
   const type = allowed === null ? sniffAny(data) : sniffType(data, allowed);
-  if (!type) {
-    throw new ArgumentError(field, `must be a ${allowed!.map((t) => TYPE_NAMES[t]).join(', ')} file; the content is not one`, 'INVALID_FILE_TYPE');
-  }
+  if (!type) throw new ArgumentError(field, `must be a ${acceptedTypes(field)} file; the content is not one`, 'INVALID_FILE_TYPE');
   return { field, filename, data, contentType: type.contentType };
 }
 
@@ -67,7 +49,7 @@ export function decodeBase64(field: string, text: string): Uint8Array {
   return new Uint8Array(Buffer.from(body, 'base64'));
 }
 
-async function readOne(field: string, value: unknown): Promise<MediaValue> {
+async function readOne(field: MediaField, value: unknown): Promise<MediaValue> {
   if (value instanceof Blob) {
     const filename = checkFilename(field, value instanceof File ? value.name : '');
     if (value.size > MAX_FILE_BYTES) throw new ArgumentError(field, `must be at most ${MAX_FILE_BYTES / 1024 / 1024} MiB`, 'FILE_TOO_LARGE');
@@ -85,13 +67,14 @@ async function readOne(field: string, value: unknown): Promise<MediaValue> {
   return checkContent(field, filename, decodeBase64(field, content));
 }
 
-/** The media fields given in `raw` (camelCase keys); blank ones are not given. */
-export async function readMedia(raw: Record<string, unknown>, type: QuestionType): Promise<MediaValue[]> {
+/** The media fields given in the parsed input (camelCase keys); blank ones are not given. */
+export async function readMedia(input: Partial<Record<MediaField, unknown>>, type: QuestionType): Promise<MediaValue[]> {
   const out: MediaValue[] = [];
-  for (const field of Object.keys(MEDIA_FIELDS)) {
-    const value = raw[field];
+  for (const field of Object.keys(MEDIA_FIELDS) as MediaField[]) {
+    const value = input[field];
     if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) continue;
-    if (ONLY_FOR[field] && ONLY_FOR[field] !== type) throw new ArgumentError(field, `applies to type ${ONLY_FOR[field]} only`, 'ARGUMENT_CONFLICT');
+    const only = ONLY_FOR[field];
+    if (only && only !== type) throw new ArgumentError(field, `applies to type ${only} only`, 'ARGUMENT_CONFLICT');
     out.push(await readOne(field, value));
   }
   return out;

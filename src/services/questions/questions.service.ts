@@ -161,8 +161,9 @@ export interface UpsertResult {
  * (scope, external id) index, so exactly one creates the row; the others wait for it and update.
  */
 export async function upsertQuestion(ctx: Context, raw: Record<string, unknown>, query?: Selection<'Question'>): Promise<UpsertResult> {
-  const input = normalizeQuestion(parseInput(s.questionInput, raw));
-  const media = await readMedia(raw, input.type);
+  const given = parseInput(s.questionInput, raw);
+  const input = normalizeQuestion(given);
+  const media = await readMedia(given, input.type);
   const me = ctx.viewer.user;
   const quiz = input.quiz === undefined ? null : await findQuizSet(ctx, input.quiz, 'quiz:question:update');
   const scope = quiz ? quizScope(quiz.id) : folderScope(me.id, input.path);
