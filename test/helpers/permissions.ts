@@ -13,37 +13,48 @@ export const builtTypes = contentTypes.filter((type): type is BuiltType => hasRe
 let seq = 0;
 
 /**
- * A piece of content of `type` owned by `owner`, in `organizationId` (one the owner may put such
- * content in), made through the services; an organization is its own content, so for that type a
- * new organization owned by `owner` is made (and `organizationId` unused). An integration takes no
- * external identifier: its `externalId` is null.
+ * A piece of content of `type` owned by `owner`, in `organizationId`, made through the services; an
+ * organization is its own content, so for that type a new organization owned by `owner` is made
+ * (and `organizationId` unused). Content in an organization is made by the administrator, who may
+ * put content in any, and transferred to `owner`, who need not belong there. An integration takes
+ * no external identifier: its `externalId` is null.
  */
 export async function seedContent(t: TestApp, type: BuiltType, owner: Caller, organizationId: string | null = null): Promise<{ id: string; externalId: string | null }> {
   const n = ++seq;
-  const as = seed(t).as(owner);
+  const admin = seed(t).admin;
+  const as = organizationId && type !== 'organization' ? admin : seed(t).as(owner);
   const externalId = `ext-${type}-${n}`;
-  const args = { title: `${type} ${n}`, externalId, organization: organizationId };
-  switch (type) {
-    case 'class':
-      return { id: (await as.class(args)).id, externalId };
-    case 'course':
-    case 'event':
-    case 'scorm':
-    case 'video':
-      return { id: await as.content(type, args), externalId };
-    case 'tag':
-      return { id: await as.tag(args), externalId };
-    case 'integration':
-      return { id: await as.integration({ title: args.title, ...(organizationId ? { organization: organizationId } : {}) }), externalId: null };
-    case 'organization':
-      return { id: (await as.organization({ title: args.title, id: externalId })).id, externalId };
-    case 'quiz':
-      return { id: (await as.quizSet({ title: args.title, id: externalId, ...(organizationId ? { organization: organizationId } : {}) })).id, externalId };
-    case 'exam': {
-      const inOrganization = organizationId ? { organization: organizationId } : {};
-      return { id: (await as.exam({ title: args.title, id: externalId, ...inOrganization })).id, externalId };
+  const title = `${type} ${n}`;
+  const inOrganization = organizationId ? { organization: organizationId } : {};
+  const made = await (async (): Promise<{ id: string; externalId: string | null; also?: string }> => {
+    switch (type) {
+      case 'class':
+        return { id: (await as.class({ title, externalId, ...inOrganization })).id, externalId };
+      case 'course':
+      case 'event':
+      case 'scorm':
+      case 'video':
+        return { id: await as.content(type, { title, externalId, ...inOrganization }), externalId };
+      case 'tag':
+        return { id: await as.tag({ title, externalId, ...inOrganization }), externalId };
+      case 'integration':
+        return { id: await as.integration({ title, ...inOrganization }), externalId: null };
+      case 'organization':
+        return { id: (await as.organization({ title, id: externalId })).id, externalId };
+      case 'quiz':
+        return { id: (await as.quizSet({ title, id: externalId, ...inOrganization })).id, externalId };
+      case 'exam': {
+        const exam = await as.exam({ title, id: externalId, ...inOrganization });
+        return { id: exam.id, externalId, also: exam.quizId };
+      }
     }
+  })();
+  if (as === admin && owner.user.id !== t.admin.user.id) {
+    await admin.transfer(type, made.id, owner);
+    // An exam's Quiz set is the owner's too.
+    if (made.also) await admin.transfer('quiz', made.also, owner);
   }
+  return { id: made.id, externalId: made.externalId };
 }
 
 /** An explicit rule, granted by the content's owner (or anyone who may grant it) through POST <type>:permission. */

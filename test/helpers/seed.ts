@@ -18,7 +18,7 @@ import { upsertQuestion } from '../../src/services/questions/questions.service.t
 import { createExam } from '../../src/services/exams/exams.service.ts';
 import { addExamUsers } from '../../src/services/exams/users.service.ts';
 import { answerQuestion, finishPlay, startPlay } from '../../src/services/plays/plays.service.ts';
-import { grantPermission } from '../../src/services/permissions/permissions.service.ts';
+import { grantPermission, transferContent } from '../../src/services/permissions/permissions.service.ts';
 import { attachTag, createTag } from '../../src/services/tags/tags.service.ts';
 import { createContent } from '../../src/services/content/content.service.ts';
 import { createClass } from '../../src/services/classes/classes.service.ts';
@@ -93,6 +93,8 @@ export interface UserHandle extends Caller {
   attachSkill(question: string, skill: string): Promise<void>;
   /** Grants `user` a level on content this user may grant on (POST <type>:permission). */
   grant(type: ContentType, contentId: string, user: Caller, level: Level): Promise<void>;
+  /** Makes `user` the owner of content this user may transfer (POST <type>:transfer). */
+  transfer(type: ContentType, contentId: string, user: Caller): Promise<void>;
   /**
    * Adds members to an organization this user manages (POST organization:members); a new member
    * must be a user it may read (the administrator reads everyone).
@@ -227,6 +229,9 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     },
     async grant(type, contentId, user, level) {
       await grantPermission(await ctx(), type, { [type]: contentId, user: user.user.id, permission: level });
+    },
+    async transfer(type, contentId, user) {
+      await transferContent(await ctx(), type, { [type]: contentId, user: user.user.id });
     },
     async addMembers(organizationId, users, args = {}) {
       await addMembers(await ctx(), { organization: organizationId, users: users.map((u) => u.user.id), ...args });
