@@ -82,6 +82,8 @@ export interface UserHandle extends Caller {
   /** A question in a folder of this user; returns its identification string. */
   question(externalId?: string, args?: Args): Promise<string>;
   class(args?: Args): Promise<ClassHandle>;
+  /** A handle for an existing class, whose steps this user takes (it must manage the class's members). */
+  classOf(id: string): ClassHandle;
   tag(args?: Args): Promise<string>;
   /** A course, event, SCORM package or video. */
   content(type: MinimalType, args?: Args): Promise<string>;
@@ -207,6 +209,7 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     async class(args = {}) {
       return classHandle(t, self, (await createClass(await ctx(), { title: `Class ${next()}`, ...args })).id);
     },
+    classOf: (id) => classHandle(t, self, id),
     async tag(args = {}) {
       return (await createTag(await ctx(), { title: `Tag ${next()}`, color: '#123456', ...args })).id;
     },
