@@ -76,9 +76,13 @@ export interface UserHandle extends Caller {
   managedUser(name?: string, args?: Args): Promise<UserHandle>;
   /** An organization this user creates, so owns. */
   organization(args?: Args): Promise<OrganizationHandle>;
+  /** A handle for an existing organization, whose steps this user takes (as its manager). */
+  organizationOf(id: string): OrganizationHandle;
   quizSet(args?: Args): Promise<QuizSetHandle>;
   /** An exam of a new Quiz set of this user. */
   exam(args?: Args): Promise<ExamHandle>;
+  /** Adds users (identification strings) to an exam this user controls (POST exam:users). */
+  addExaminees(exam: string, users: string[]): Promise<void>;
   /** A question in a folder of this user; returns its identification string. */
   question(externalId?: string, args?: Args): Promise<string>;
   class(args?: Args): Promise<ClassHandle>;
@@ -195,6 +199,7 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
       const organization = await createOrganization(await ctx(), { title: `Organization ${next()}`, ...args });
       return organizationHandle(t, self, organization.id);
     },
+    organizationOf: (id) => organizationHandle(t, self, id),
     async quizSet(args = {}) {
       const quiz = await createQuizSet(await ctx(), { title: `Quiz ${next()}`, ...args });
       return quizSetHandle(t, self, quiz.id, quiz.organizationId);
@@ -202,6 +207,9 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     async exam(args = {}) {
       const { organization } = args;
       return (await self.quizSet(organization === undefined ? {} : { organization })).exam(args);
+    },
+    async addExaminees(exam, users) {
+      await addExamUsers(await ctx(), { exam, users });
     },
     async question(externalId = `q-${next()}`, args = {}) {
       return (await upsertQuestion(await ctx(), { id: externalId, type: 'generic', content: externalId, answer: 'a', ...args })).question.id;
@@ -302,9 +310,7 @@ function examHandle(t: TestApp, owner: UserHandle, id: string, quizId: string): 
     id,
     quizId,
     owner,
-    async examinees(users) {
-      await addExamUsers(await owner.ctx(), { exam: id, users: users.map((u) => u.user.id) });
-    },
+    examinees: (users) => owner.addExaminees(id, users.map((u) => u.user.id)),
     async journey(nodes, settings = {}) {
       await saveJourneyGraph(await owner.ctx(), { exam: id, nodes, settings });
       return (await publishJourney(await owner.ctx(), { exam: id })).journey;
