@@ -142,13 +142,34 @@ export const allActions = (types: readonly ContentType[]): Action[] => [
  * - `member-manager`: those who manage its members (managers and supervisors);
  * - `reporter-or-leader`: its reporters and managers, and department leaders;
  * - `reviewer`: who reviews a member's requirements (an educator of the to-do, or a member
- *   manager or department leader who sees the member); `reviewer-or-self`: that or the member.
+ *   manager or department leader who sees the member); `reviewer-or-self`: that or the member;
+ * - `creator`: the creator of a user (who manages it), or an administrator; `creator-or-self`: that
+ *   or the user itself;
+ * - `level-ceiling`: those who manage an organization's members, for levels no higher than their
+ *   own (managers: any levels), so managing members never lifts anyone above the one doing it;
+ * - `class-member`: the holder of an active (approved, unexpired) membership of the class.
  */
-export type Role = 'filtered' | 'administrator' | 'owner' | 'manager' | 'member' | 'member-manager' | 'reporter-or-leader' | 'reviewer' | 'reviewer-or-self';
+export type Role =
+  | 'filtered'
+  | 'administrator'
+  | 'owner'
+  | 'manager'
+  | 'member'
+  | 'member-manager'
+  | 'reporter-or-leader'
+  | 'reviewer'
+  | 'reviewer-or-self'
+  | 'creator'
+  | 'creator-or-self'
+  | 'level-ceiling'
+  | 'class-member';
 
 export interface RoleNeed {
   who: Role;
-  /** The refusal's message, for actions a service asserts (PERMISSION_DENIED unless `code`). */
+  /**
+   * The refusal's message, for actions a service asserts (PERMISSION_DENIED unless `code`); a
+   * `{field}` in it is that field of the subject (the user or member the refusal names).
+   */
   refusal?: string;
   code?: string;
 }
@@ -185,6 +206,18 @@ const byRole = {
   /** A requirement the member may not complete itself. */
   'requirement:progress:complete': { who: 'reviewer', refusal: 'This requirement is completed by a reviewer' },
   'requirement:progress:date': { who: 'reviewer', refusal: 'Only reviewers date completions' },
+  /** Users: who sees one (and may name it), who changes its name, group and login links, who manages it. */
+  'user:read': { who: 'creator-or-self' },
+  'user:update': { who: 'creator-or-self', refusal: 'You do not manage this user' },
+  'user:manage': { who: 'creator', refusal: 'You do not manage this user' },
+  /** A new member of an organization is a user the caller sees. */
+  'organization:member:add': { who: 'creator-or-self', refusal: "You do not manage user '{id}'" },
+  /** The levels a membership is given, and the levels of a member changed or removed: at most the caller's own. */
+  'organization:member:levels': { who: 'level-ceiling', refusal: 'You may not give levels above your own' },
+  'organization:member:update': { who: 'level-ceiling', refusal: "You may not change member '{userId}', whose levels are above your own" },
+  'organization:member:remove': { who: 'level-ceiling', refusal: "You may not remove member '{userId}', whose levels are above your own" },
+  /** Starting and handing in work on a class's assignments. */
+  'class:assignments:work': { who: 'class-member', refusal: 'Only active members of the class work on its assignments' },
 } as const satisfies Record<string, RoleNeed>;
 
 export type RoleAction = keyof typeof byRole;

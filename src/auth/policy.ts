@@ -1,33 +1,23 @@
 import type { Context } from '../context.ts';
 import type { Viewer } from './viewer.ts';
-import type { Prisma, User } from '../generated/prisma/client.ts';
+import type { ClassMember, Prisma, User } from '../generated/prisma/client.ts';
 import type { ContentType } from '../services/content/content-types.ts';
 import { ArgumentError, PermissionError, type AppError } from '../errors.ts';
 import { needOf, nounOf, roleNeedOf, typeOf, type Action, type Need, type Role, type RoleAction, type RoleOf } from './actions.ts';
-import type { OrganizationAccess } from './organization-policy.ts';
+import { canGrantLevels, type MemberLevels, type OrganizationAccess } from './organization-policy.ts';
 import type { Level } from './levels.ts';
 import { atLeastWhere, includes, levelsFor, type ContentRef, type Holder } from './permissions.ts';
 
 /**
- * Who may act on users. A user manages the users it created; instance administrators manage
- * everyone. Services call these; neither face re-implements them.
+ * Users as a filter: those `user:read` (actions.ts) admits, for lists and relations loaded with
+ * their parent. Services call these; neither face re-implements them.
  */
 export const userPolicy = {
-  read: (viewer: Viewer, target: Pick<User, 'id' | 'createdById'>) =>
-    viewer.user.admin || target.id === viewer.user.id || target.createdById === viewer.user.id,
+  read: (viewer: Viewer, target: Pick<User, 'id' | 'createdById'>) => may(viewer.user, 'user:read', target),
   /** `read` as a filter, for relations loaded with their parent. */
   readWhere: (viewer: Viewer): Prisma.UserWhereInput =>
     viewer.user.admin ? {} : { OR: [{ id: viewer.user.id }, { createdById: viewer.user.id }] },
-  manage: (viewer: Viewer, target: Pick<User, 'id' | 'createdById'>) =>
-    viewer.user.admin || target.createdById === viewer.user.id,
-  /** Own name and group may be changed by the user too. */
-  edit: (viewer: Viewer, target: Pick<User, 'id' | 'createdById'>) =>
-    viewer.user.admin || target.id === viewer.user.id || target.createdById === viewer.user.id,
 };
-
-export function assertAllowed(allowed: boolean, message = 'Permission denied'): void {
-  if (!allowed) throw new PermissionError(message);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Content: services ask whether the viewer may do an action (actions.ts) on a piece of content.
@@ -146,6 +136,19 @@ export interface Review {
   educator: boolean;
 }
 
+/** Levels a membership gets, or those of the member (`userId`) changed or removed. */
+export interface LevelCeiling {
+  access: OrganizationAccess;
+  levels: MemberLevels;
+  userId?: string;
+}
+
+/** A class membership counts while approved and not expired. */
+export const isActiveMembership = (m: Pick<ClassMember, 'approved' | 'expiresAt'>, now = new Date()) =>
+  m.approved && (m.expiresAt === null || m.expiresAt > now);
+
+type UserSubject = Pick<User, 'id' | 'createdById'>;
+
 interface RoleSubjects {
   filtered: never;
   administrator: undefined;
@@ -156,6 +159,11 @@ interface RoleSubjects {
   'reporter-or-leader': OrganizationAccess;
   reviewer: Review;
   'reviewer-or-self': Review;
+  creator: UserSubject;
+  'creator-or-self': UserSubject;
+  'level-ceiling': LevelCeiling;
+  /** The caller's membership of the class, if any. */
+  'class-member': Pick<ClassMember, 'userId' | 'approved' | 'expiresAt'> | null;
 }
 
 const reviews = ({ access, member, visible, educator }: Review) =>
@@ -171,6 +179,10 @@ const roleHolds: { [R in Role]: (user: Holder, subject: RoleSubjects[R]) => bool
   'reporter-or-leader': (_user, access) => access.canReport || access.ledDepartmentIds.length > 0,
   reviewer: (_user, review) => reviews(review),
   'reviewer-or-self': (user, review) => reviews(review) || review.member.userId === user.id,
+  creator: (user, target) => user.admin || target.createdById === user.id,
+  'creator-or-self': (user, target) => roleHolds.creator(user, target) || target.id === user.id,
+  'level-ceiling': (_user, { access, levels }) => access.canManageMembers && canGrantLevels(access, levels),
+  'class-member': (user, membership) => membership !== null && membership.userId === user.id && isActiveMembership(membership),
 };
 
 /** What the role of an action is decided on: nothing for administrators' actions. */
@@ -184,11 +196,15 @@ export function may<A extends RoleAction>(user: Holder, action: A, ...[subject]:
 
 /** Throws the action's refusal (403, PERMISSION_DENIED unless the table names a code) unless may() allows. */
 export function assertMay<A extends RoleAction>(user: Holder, action: A, ...subject: RoleSubject<A>): void {
-  if (!may(user, action, ...subject)) throw refused(action);
+  if (!may(user, action, ...subject)) throw refused(action, subject[0]);
 }
 
-/** The refusal of an action decided by role, for a service that decided it with a filter. */
-export function refused(action: RoleAction): PermissionError {
+/**
+ * The refusal of an action decided by role, for a service that decided it with a filter; a
+ * `{field}` of the message is filled from `subject`.
+ */
+export function refused(action: RoleAction, subject?: unknown): PermissionError {
   const need = roleNeedOf(action);
-  return new PermissionError(need.refusal, need.code);
+  const fields = (subject ?? {}) as Record<string, unknown>;
+  return new PermissionError(need.refusal?.replace(/\{(\w+)\}/g, (_, field: string) => String(fields[field])), need.code);
 }

@@ -20,6 +20,9 @@ const strayPatterns: { what: string; pattern: RegExp }[] = [
   { what: 'names the permission refusal', pattern: /'PERMISSION_DENIED'/ },
   // A PermissionError whose last argument is an UPPER_SNAKE code other than PERMISSION_DENIED is a business rule.
   { what: 'throws a permission refusal', pattern: /new PermissionError\((?!.*,\s*'[A-Z][A-Z_]+'\)\s*;?\s*$)/ },
+  // A refusal helper fed a boolean decided by hand, instead of a row of the table asked through may/assertMay.
+  { what: 'asserts a boolean decided by hand', pattern: /\bassert(?:Allowed|Permitted|Permission)\s*\(/ },
+  { what: 'defines a refusal helper that takes a boolean', pattern: /\(\s*(?:allowed|permitted|may|ok)\s*:\s*boolean\b/ },
 ];
 
 export interface Stray {
@@ -108,5 +111,16 @@ describe('permission decisions outside the policy', () => {
     expect(found("  if (!rules.archive) throw new PermissionError('Archiving is off', 'ARCHIVE_DISABLED');")).toEqual([]);
     expect(found('  // if (!viewer.user.admin) throw new PermissionError()')).toEqual([]);
     expect(found("  const data = { admin: true, ownerId: me.id };")).toEqual([]);
+    expect(found("  assertAllowed(member === 1, 'Only active members');")).toEqual(['asserts a boolean decided by hand']);
+    expect(found("export function assertAllowed(allowed: boolean, message = 'Permission denied'): void {")).toEqual(['asserts a boolean decided by hand', 'defines a refusal helper that takes a boolean']);
+    expect(found("  assertMay(ctx.viewer.user, 'class:assignments:work', membership);")).toEqual([]);
+  });
+
+  it('the policy offers no refusal helper that takes a boolean decided elsewhere', () => {
+    const helpers = sourceFiles(join(root, 'src/auth'))
+      .map((path) => relative(root, path))
+      .flatMap((file) => strayChecks(file, readFileSync(join(root, file), 'utf8')))
+      .filter((s) => s.what === 'defines a refusal helper that takes a boolean' || s.what === 'asserts a boolean decided by hand');
+    expect(helpers.map((s) => `${s.file}: ${s.line}`)).toEqual([]);
   });
 });

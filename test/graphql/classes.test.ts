@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
+import { seed } from '../helpers/seed.ts';
 import {
   AddClassMembersDocument,
   AssignmentSubmissionsDocument,
@@ -161,8 +162,8 @@ describe('reading classes', () => {
     const seen = await createClass(director, { title: 'Director class' });
     const unseen = await createClass(stranger, { title: 'Stranger class', organization: null });
     await ok(t, AddClassMembersDocument, { class: seen.id, users: [bob.user.id] }, { as: director });
-    // bob is unknown to the stranger, who could not enrol it: the membership is written directly.
-    await t.db.prisma.classMember.create({ data: { classId: unseen.id, userId: bob.user.id, approved: true, expiresAt: new Date(Date.now() + 86_400_000) } });
+    // bob is unknown to the stranger, who could not enrol it: the administrator does.
+    await seed(t).admin.classOf(unseen.id).members([bob], { expires: 1 });
     const byDirector = await ok(t, UserClassesDocument, { id: bob.user.id }, { as: director });
     expect(byDirector.user.classes.map((m) => m.class.id)).not.toContain(unseen.id);
     expect(byDirector.user.classes.find((m) => m.class.id === seen.id)).toEqual({
@@ -281,7 +282,7 @@ describe('assignments and submissions', () => {
     await ok(t, UpdateClassAssignmentDocument, { input: { assignment: task.id, active: false } }, { as: teacher });
     expect(await statusOf(ann)).toBe('GRADED');
     const fresh = await t.newCaller('latecomer', { createdBy: director });
-    await t.db.prisma.organizationMember.create({ data: { organizationId: orgId, userId: fresh.user.id } });
+    await seed(t).admin.addMembers(orgId, [fresh]);
     await ok(t, AddClassMembersDocument, { class: cls.id, users: [fresh.user.id] }, { as: teacher });
     expect(await statusOf(fresh)).toBe('INACTIVE');
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphQLInterfaceType, GraphQLObjectType } from 'graphql';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
+import { seed } from '../helpers/seed.ts';
 import { newId, type IdType } from '../../src/ids.ts';
 import { schema } from '../../src/graphql/schema.ts';
 
@@ -62,12 +63,9 @@ const caller = (name: string, options?: { createdBy?: Caller }) => t.newCaller(`
 async function organizationCast() {
   const [owner, member, reporter, outsider] = [await caller('owner'), await caller('member'), await caller('reporter'), await caller('outsider')];
   const organization = (await data(`mutation { createOrganization(input: { title: "Visible ${seq}" }) { id } }`, {}, owner)).createOrganization.id as string;
-  await t.db.prisma.organizationMember.createMany({
-    data: [
-      { organizationId: organization, userId: member.user.id },
-      { organizationId: organization, userId: reporter.user.id, permOrganization: 'reporter' },
-    ],
-  });
+  // The administrator adds them: a new member is a user the one adding it sees.
+  await seed(t).admin.addMembers(organization, [member]);
+  await seed(t).admin.addMembers(organization, [reporter], { permissionOrganization: 'reporter' });
   return { owner, member, reporter, outsider, organization };
 }
 
@@ -156,8 +154,9 @@ const cases: Record<string, () => Promise<Case>> = {
   async Play() {
     const [owner, player, outsider] = [await caller('owner'), await caller('player'), await caller('outsider')];
     const quiz = (await data(`mutation { createQuizSet(input: { title: "Played" }) { id } }`, {}, owner)).createQuizSet.id;
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz, userId: player.user.id, level: 'view' } });
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'quiz', contentId: quiz, userId: outsider.user.id, level: 'view' } });
+    // The administrator grants: the owner sees neither user.
+    await seed(t).admin.grant('quiz', quiz, player, 'view');
+    await seed(t).admin.grant('quiz', quiz, outsider, 'view');
     const id = (await data(`mutation($q: ID!) { startPlay(input: { quiz: $q }) { id } }`, { q: quiz }, player)).startPlay.id;
     // Its user lists it among its own plays; report on the Quiz set lists it among the Quiz set's results.
     const listed = async (as: Caller) => {

@@ -3,8 +3,8 @@ import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
 import { ISO, expectCode, ok, refused, send } from './client.ts';
 import { addRule, builtTypes, seedContent, snapshot, type BuiltType } from '../helpers/permissions.ts';
+import { seed } from '../helpers/seed.ts';
 import { levelsOf, type Level } from '../../src/auth/permissions.ts';
-import { newId } from '../../src/ids.ts';
 import {
   ContentPermissionDocument,
   ContentRulesDocument,
@@ -51,14 +51,11 @@ beforeAll(async () => {
   third = await t.newCaller('third');
   editor = await t.newCaller('editor');
   foreigner = await t.newCaller('foreigner');
-  org = (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Home', ownerId: owner.user.id } })).id;
-  await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Abroad', ownerId: foreigner.user.id } });
-  await t.db.prisma.organizationMember.createMany({
-    data: [
-      { organizationId: org, userId: third.user.id },
-      { organizationId: org, userId: editor.user.id, permContent: 'modify' },
-    ],
-  });
+  org = (await seed(t).as(owner).organization({ title: 'Home' })).id;
+  await seed(t).as(foreigner).organization({ title: 'Abroad' });
+  // The administrator adds them: a new member is a user the one adding it sees.
+  await seed(t).admin.addMembers(org, [third]);
+  await seed(t).admin.addMembers(org, [editor], { permissionContent: 'modify' });
 });
 afterAll(async () => t?.close());
 
@@ -158,7 +155,7 @@ describe('Course, Event, Scorm and Video', () => {
     const video = (await ok(t, CreateVideoDocument, { input: { title: 'Doomed' } }, { as: owner })).createVideo;
     await addRule(t, 'video', video.id, second, 'grant');
     const tag = await seedContent(t, 'tag', owner);
-    await t.db.prisma.contentTag.create({ data: { tagId: tag.id, contentType: 'video', contentId: video.id } });
+    await seed(t).as(owner).attachTag('video', video.id, tag.id);
     expectCode(await refused(t, DeleteVideoDocument, { id: video.id }, { as: second }), 'PERMISSION_DENIED');
     expect(await t.db.prisma.video.count({ where: { id: video.id } })).toBe(1);
     expect((await ok(t, DeleteVideoDocument, { id: video.id }, { as: owner })).deleteVideo).toBe(video.id);
@@ -284,7 +281,7 @@ describe('grantPermission, revokePermission, transferContent', () => {
       expect(levelsOf(type)).toEqual(levels);
       for (const held of levels) {
         const { id } = await seedContent(t, type, owner, org);
-        if (type === 'organization') await t.db.prisma.organizationMember.create({ data: { organizationId: id, userId: third.user.id } });
+        if (type === 'organization') await seed(t).admin.addMembers(id, [third]);
         await ok(t, GrantPermissionDocument, { contentType: type, content: id, user: second.user.id, permission: held }, { as: owner });
         const label = `${type} ${held}`;
         const summary = (await ok(t, ContentPermissionDocument, { contentType: type, content: id }, { as: second })).permission;

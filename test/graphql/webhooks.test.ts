@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from '../helpers/seed.ts';
 import {
   CreateWebhookDocument,
   DeleteWebhookDocument,
@@ -26,8 +26,9 @@ beforeAll(async () => {
   rx = await startReceiver();
   owner = await t.newCaller('gql-hook-owner');
   member = await t.newCaller('gql-hook-member');
-  organization = (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'GraphQL hooks', ownerId: owner.user.id } })).id;
-  await t.db.prisma.organizationMember.create({ data: { organizationId: organization, userId: member.user.id, permOrganization: 'supervisor' } });
+  organization = (await seed(t).as(owner).organization({ title: 'GraphQL hooks' })).id;
+  // The administrator adds it: a new member is a user the one adding it sees.
+  await seed(t).admin.addMembers(organization, [member], { permissionOrganization: 'supervisor' });
 });
 afterAll(async () => {
   await rx?.close();

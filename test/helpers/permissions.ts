@@ -2,7 +2,7 @@ import type { Caller, RpcResult, TestApp } from './app.ts';
 import { refusedUnchanged } from './expect.ts';
 import type { Level } from '../../src/auth/permissions.ts';
 import { contentTypeRegistry, contentTypes, hasRecords, type ContentType } from '../../src/services/content/content-types.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from './seed.ts';
 
 /** Seed builders and checks shared by the content permission tests (REST, matrix and GraphQL). */
 
@@ -13,47 +13,53 @@ export const builtTypes = contentTypes.filter((type): type is BuiltType => hasRe
 let seq = 0;
 
 /**
- * A piece of content of `type` owned by `owner`, in `organizationId`; an organization is its own
- * content, so for that type a new organization owned by `owner` is made (and `organizationId` unused).
+ * A piece of content of `type` owned by `owner`, in `organizationId`, made through the services; an
+ * organization is its own content, so for that type a new organization owned by `owner` is made
+ * (and `organizationId` unused). Content in an organization is made by the administrator, who may
+ * put content in any, and transferred to `owner`, who need not belong there. An integration takes
+ * no external identifier: its `externalId` is null.
  */
-export async function seedContent(t: TestApp, type: BuiltType, owner: Caller, organizationId: string | null = null): Promise<{ id: string; externalId: string }> {
-  const p = t.db.prisma;
+export async function seedContent(t: TestApp, type: BuiltType, owner: Caller, organizationId: string | null = null): Promise<{ id: string; externalId: string | null }> {
   const n = ++seq;
-  const base = { title: `${type} ${n}`, externalId: `ext-${type}-${n}`, ownerId: owner.user.id };
-  const row = { ...base, organizationId };
-  const created = await (async () => {
+  const admin = seed(t).admin;
+  const as = organizationId && type !== 'organization' ? admin : seed(t).as(owner);
+  const externalId = `ext-${type}-${n}`;
+  const title = `${type} ${n}`;
+  const inOrganization = organizationId ? { organization: organizationId } : {};
+  const made = await (async (): Promise<{ id: string; externalId: string | null; also?: string }> => {
     switch (type) {
       case 'class':
-        return p.class.create({ data: { id: newId('Class'), ...row } });
+        return { id: (await as.class({ title, externalId, ...inOrganization })).id, externalId };
       case 'course':
-        return p.course.create({ data: { id: newId('Course'), ...row } });
       case 'event':
-        return p.event.create({ data: { id: newId('Event'), ...row } });
       case 'scorm':
-        return p.scorm.create({ data: { id: newId('Scorm'), ...row } });
       case 'video':
-        return p.video.create({ data: { id: newId('Video'), ...row } });
-      case 'integration':
-        return p.integration.create({ data: { id: newId('Integration'), ...row } });
-      case 'organization':
-        return p.organization.create({ data: { id: newId('Organization'), ...base } });
+        return { id: await as.content(type, { title, externalId, ...inOrganization }), externalId };
       case 'tag':
-        return p.tag.create({ data: { id: newId('Tag'), ...row, color: '#123456' } });
+        return { id: await as.tag({ title, externalId, ...inOrganization }), externalId };
+      case 'integration':
+        return { id: await as.integration({ title, ...inOrganization }), externalId: null };
+      case 'organization':
+        return { id: (await as.organization({ title, id: externalId })).id, externalId };
       case 'quiz':
-        return p.quizSet.create({ data: { id: newId('QuizSet'), ...row, language: 'en' } });
+        return { id: (await as.quizSet({ title, id: externalId, ...inOrganization })).id, externalId };
       case 'exam': {
-        const quiz = await p.quizSet.create({ data: { id: newId('QuizSet'), ...row, title: `Quiz of ${base.title}`, externalId: null, language: 'en' } });
-        const period = { start: new Date('2026-01-01T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') };
-        return p.exam.create({ data: { id: newId('Exam'), ...row, ...period, language: 'en', quizId: quiz.id } });
+        const exam = await as.exam({ title, id: externalId, ...inOrganization });
+        return { id: exam.id, externalId, also: exam.quizId };
       }
     }
   })();
-  return { id: created.id, externalId: base.externalId };
+  if (as === admin && owner.user.id !== t.admin.user.id) {
+    await admin.transfer(type, made.id, owner);
+    // An exam's Quiz set is the owner's too.
+    if (made.also) await admin.transfer('quiz', made.also, owner);
+  }
+  return { id: made.id, externalId: made.externalId };
 }
 
-/** An explicit rule, written directly. */
-export async function addRule(t: TestApp, type: ContentType, contentId: string, user: Caller, level: Level): Promise<void> {
-  await t.db.prisma.permissionRule.create({ data: { contentType: type, contentId, userId: user.user.id, level } });
+/** An explicit rule, granted by the content's owner (or anyone who may grant it) through POST <type>:permission. */
+export async function addRule(t: TestApp, type: ContentType, contentId: string, user: Caller, level: Level, grantor: Caller = t.admin): Promise<void> {
+  await seed(t).as(grantor).grant(type, contentId, user, level);
 }
 
 /** Everything a permission call could write: the rules, the owners and titles of all content, the audit trail. */

@@ -18,7 +18,7 @@ import { upsertQuestion } from '../../src/services/questions/questions.service.t
 import { createExam } from '../../src/services/exams/exams.service.ts';
 import { addExamUsers } from '../../src/services/exams/users.service.ts';
 import { answerQuestion, finishPlay, startPlay } from '../../src/services/plays/plays.service.ts';
-import { grantPermission } from '../../src/services/permissions/permissions.service.ts';
+import { grantPermission, transferContent } from '../../src/services/permissions/permissions.service.ts';
 import { attachTag, createTag } from '../../src/services/tags/tags.service.ts';
 import { createContent } from '../../src/services/content/content.service.ts';
 import { createClass } from '../../src/services/classes/classes.service.ts';
@@ -81,9 +81,13 @@ export interface UserHandle extends Caller {
   quizSet(args?: Args): Promise<QuizSetHandle>;
   /** An exam of a new Quiz set of this user. */
   exam(args?: Args): Promise<ExamHandle>;
+  /** Adds users (identification strings) to an exam this user controls (POST exam:users). */
+  addExaminees(exam: string, users: string[]): Promise<void>;
   /** A question in a folder of this user; returns its identification string. */
   question(externalId?: string, args?: Args): Promise<string>;
   class(args?: Args): Promise<ClassHandle>;
+  /** A handle for an existing class, whose steps this user takes (it must manage the class's members). */
+  classOf(id: string): ClassHandle;
   tag(args?: Args): Promise<string>;
   /** A course, event, SCORM package or video. */
   content(type: MinimalType, args?: Args): Promise<string>;
@@ -95,6 +99,8 @@ export interface UserHandle extends Caller {
   attachSkill(question: string, skill: string): Promise<void>;
   /** Grants `user` a level on content this user may grant on (POST <type>:permission). */
   grant(type: ContentType, contentId: string, user: Caller, level: Level): Promise<void>;
+  /** Makes `user` the owner of content this user may transfer (POST <type>:transfer). */
+  transfer(type: ContentType, contentId: string, user: Caller): Promise<void>;
   /**
    * Adds members to an organization this user manages (POST organization:members); a new member
    * must be a user it may read (the administrator reads everyone).
@@ -203,12 +209,16 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
       const { organization } = args;
       return (await self.quizSet(organization === undefined ? {} : { organization })).exam(args);
     },
+    async addExaminees(exam, users) {
+      await addExamUsers(await ctx(), { exam, users });
+    },
     async question(externalId = `q-${next()}`, args = {}) {
       return (await upsertQuestion(await ctx(), { id: externalId, type: 'generic', content: externalId, answer: 'a', ...args })).question.id;
     },
     async class(args = {}) {
       return classHandle(t, self, (await createClass(await ctx(), { title: `Class ${next()}`, ...args })).id);
     },
+    classOf: (id) => classHandle(t, self, id),
     async tag(args = {}) {
       return (await createTag(await ctx(), { title: `Tag ${next()}`, color: '#123456', ...args })).id;
     },
@@ -231,6 +241,9 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     },
     async grant(type, contentId, user, level) {
       await grantPermission(await ctx(), type, { [type]: contentId, user: user.user.id, permission: level });
+    },
+    async transfer(type, contentId, user) {
+      await transferContent(await ctx(), type, { [type]: contentId, user: user.user.id });
     },
     async addMembers(organizationId, users, args = {}) {
       await addMembers(await ctx(), { organization: organizationId, users: users.map((u) => u.user.id), ...args });

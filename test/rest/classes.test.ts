@@ -354,7 +354,7 @@ describe('POST class:members', () => {
     await refused(() => add(orgClass.id, ann), 403, 'PERMISSION_DENIED');
     // A reporter ranks above a teacher, so it manages the organization's classes too.
     const reporter = await t.newCaller('reporter');
-    await t.db.prisma.organizationMember.create({ data: { organizationId: orgId, userId: reporter.user.id, permOrganization: 'reporter' } });
+    await seed(t).admin.addMembers(orgId, [reporter], { permissionOrganization: 'reporter' });
     expect((await add(orgClass.id, reporter)).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { addMembers, createDepartment, createOrganization, expectError, levels, ok, people, refused } from '../helpers/organizations.ts';
+import { seed } from '../helpers/seed.ts';
 
 /**
  * organization:departments and organization:department through HTTP: the tree (parent by name or
@@ -217,12 +218,13 @@ describe('competencies through departments', () => {
     });
     return competencies.map((c) => c.title);
   }
-  const competency = async (title: string, data: { assignAll?: boolean; departments?: string[]; members?: string[] } = {}) => {
-    const id = `cmp_${title.toLowerCase()}`;
-    await t.db.prisma.competency.create({ data: { id, organizationId: org, title, assignAll: data.assignAll ?? false } });
-    for (const departmentId of data.departments ?? []) await t.db.prisma.competencyDepartment.create({ data: { competencyId: id, departmentId } });
-    for (const userId of data.members ?? []) await t.db.prisma.competencyMember.create({ data: { competencyId: id, userId } });
+  /** A competency of the organization assigned to all, to departments (by name) or to members. */
+  const competency = async (title: string, assignment: { all?: boolean; departments?: string[]; members?: string[] } = {}) => {
+    const made = await seed(t).as(owner).organizationOf(org).competency(title);
+    await made.assign(assignment);
+    return made.id;
   };
+  let direct: string;
   const departmentId = async (title: string) => (await t.db.prisma.department.findFirstOrThrow({ where: { organizationId: org, title } })).id;
 
   beforeAll(async () => {
@@ -232,11 +234,11 @@ describe('competencies through departments', () => {
     await createDepartment(t, owner, org, 'New');
     await addMembers(t, owner, org, [ann.user.id, ben.user.id], { department: 'Old' });
     await ok(t, 'PATCH', 'organization:department', { organization: org, department: 'Old', leaders: ben.user.id }, owner);
-    await competency('Everyone', { assignAll: true });
-    await competency('OldOnly', { departments: [await departmentId('Old')] });
-    await competency('Both', { departments: [await departmentId('Old'), await departmentId('New')] });
-    await competency('Direct', { departments: [await departmentId('Old')], members: [ann.user.id] });
-    await competency('NewOnly', { departments: [await departmentId('New')] });
+    await competency('Everyone', { all: true });
+    await competency('OldOnly', { departments: ['Old'] });
+    await competency('Both', { departments: ['Old', 'New'] });
+    direct = await competency('Direct', { departments: ['Old'], members: [ann.user.id] });
+    await competency('NewOnly', { departments: ['New'] });
   });
 
   it('moving a member to another department loses what it held only through the old one', async () => {
@@ -255,7 +257,7 @@ describe('competencies through departments', () => {
     expect(await t.db.prisma.competencyDepartment.count({ where: { departmentId: old } })).toBe(0);
     expect(await t.db.prisma.departmentLeader.count({ where: { departmentId: old } })).toBe(0);
     // Direct assignments are not the department's: they stay.
-    expect(await t.db.prisma.competencyMember.count({ where: { competencyId: 'cmp_direct', userId: ann.user.id } })).toBe(1);
+    expect(await t.db.prisma.competencyMember.count({ where: { competencyId: direct, userId: ann.user.id } })).toBe(1);
     expect((await listDepartments(org)).departments.map((d: any) => [d.department, d.parent, d.level])).toEqual([['New', null, 0], ['Sub', null, 0]]);
     expect((await ok(t, 'GET', 'organization:members', { organization: org }, owner)).members.find((m: any) => m.user === ben.user.id)).toEqual({
       user: ben.user.id,

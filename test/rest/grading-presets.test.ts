@@ -36,6 +36,7 @@ async function newPreset(as: Caller, args: Record<string, unknown> = {}): Promis
 const presetRow = (id: string) => t.db.prisma.gradingPreset.findUniqueOrThrow({ where: { id } });
 const useOn = (quiz: string, grading: string) => t.db.prisma.quizSet.update({ where: { id: quiz }, data: { grading } });
 
+/** Written directly: no operation makes a preset of an organization. */
 async function organizationPreset(organizationId: string, language: string | null = null): Promise<string> {
   const p = await t.db.prisma.gradingPreset.create({
     data: { id: newId('GradingPreset'), title: 'Company pass mark', type: 'go-nogo-custom', language, organizationId, grades: passFail },

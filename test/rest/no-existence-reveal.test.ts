@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type RpcResult, type TestApp } from '../helpers/app.ts';
+import { seed } from '../helpers/seed.ts';
 import { END, START } from '../helpers/exam-seed.ts';
 import { buildWorld, masked, unknownId, type Kind, type World } from '../helpers/worlds.ts';
 import { operations, type Argument, type Operation } from '../../src/rest/operations.ts';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   home = await buildWorld(t, 'home');
   foreign = await buildWorld(t, 'foreign');
   insider = await buildWorld(t, 'insider');
-  await t.db.prisma.organizationMember.create({ data: { organizationId: home.ids.organization, userId: insider.caller.user.id } });
+  await seed(t).admin.addMembers(home.ids.organization, [insider.caller]);
 });
 afterAll(async () => t?.close());
 

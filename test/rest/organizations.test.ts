@@ -69,6 +69,7 @@ describe('POST organization', () => {
   });
 
   it('takes custom_{field} only when configured for organizations', async () => {
+    // No service configures custom fields: they are set up in the database.
     await t.db.prisma.customField.create({ data: { id: 'cfd_orgregion', entity: 'organization', key: 'region', label: 'Region' } });
     await t.db.prisma.customField.create({ data: { id: 'cfd_userdept', entity: 'user', key: 'badge', label: 'Badge' } });
     await refused(t, () => t.rpc('POST', 'organization', { title: 'Custom', custom_color: 'red' }, { as: owner }), 403, 'UNKNOWN_FIELD', 'custom_color');

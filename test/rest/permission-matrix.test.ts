@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { send } from '../graphql/client.ts';
-import { builtTypes, seedContent, snapshot, type BuiltType } from '../helpers/permissions.ts';
+import { addRule, builtTypes, seedContent, snapshot, type BuiltType } from '../helpers/permissions.ts';
+import { seed, type ClassHandle } from '../helpers/seed.ts';
 import { levelsOf, type Level } from '../../src/auth/permissions.ts';
-import { newId } from '../../src/ids.ts';
 import {
   CourseDocument,
   CoursesDocument,
@@ -51,15 +51,11 @@ beforeAll(async () => {
   staff = await t.newCaller('staff');
   third = await t.newCaller('third');
   foreigner = await t.newCaller('foreigner');
-  org = (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Home', ownerId: owner.user.id } })).id;
-  otherOrg = (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Abroad', ownerId: foreigner.user.id } })).id;
-  await t.db.prisma.organizationMember.createMany({
-    data: [
-      { organizationId: org, userId: staff.user.id },
-      { organizationId: org, userId: third.user.id },
-      { organizationId: otherOrg, userId: foreigner.user.id, permOrganization: 'admin', permContent: 'admin', permMembers: 'organization' },
-    ],
-  });
+  org = (await seed(t).as(owner).organization({ title: 'Home' })).id;
+  otherOrg = (await seed(t).as(foreigner).organization({ title: 'Abroad' })).id;
+  // The administrator adds them: a new member is a user the one adding it sees.
+  await seed(t).admin.addMembers(org, [staff, third]);
+  await seed(t).admin.addMembers(otherOrg, [foreigner], { permissionOrganization: 'admin', permissionContent: 'admin', permissionMembers: 'organization' });
 });
 afterAll(async () => t?.close());
 
@@ -269,7 +265,7 @@ function expectations(type: BuiltType, held: Level): { probes: Probe[]; allowed:
 /** A new piece of `type` in `org`; an organization is its own content, with `third` as a member. */
 async function piece(type: BuiltType): Promise<string> {
   const { id } = await seedContent(t, type, owner, org);
-  if (type === 'organization') await t.db.prisma.organizationMember.create({ data: { organizationId: id, userId: third.user.id } });
+  if (type === 'organization') await seed(t).admin.addMembers(id, [third]);
   return id;
 }
 
@@ -348,7 +344,8 @@ describe.each(builtTypes)('%s', (type) => {
     // A caller who may not view the content learns nothing of it: 403 NOT_FOUND, as for an id of nothing.
     await expectMatrix(type, foreigner, id, () => false, permissionProbes(type, 'admin', undefined), `${type} foreigner`, () => 'NOT_FOUND');
     // Its own organization's content is its to manage.
-    const own = type === 'organization' ? otherOrg : (await seedContent(t, type, owner, otherOrg)).id;
+    // Content of someone else there (the administrator may put content in any organization).
+    const own = type === 'organization' ? otherOrg : (await seedContent(t, type, t.admin, otherOrg)).id;
     expect((await rest('GET', `${type}:permission`, { [type]: own, user: 'me', permission: 'admin' }, foreigner)).detail).toContain('"permission":true');
   });
 
@@ -356,7 +353,7 @@ describe.each(builtTypes)('%s', (type) => {
     const granted = await seedContent(t, type, owner);
     const hidden = await seedContent(t, type, owner);
     const inOrg = await piece(type);
-    await t.db.prisma.permissionRule.create({ data: { contentType: type, contentId: granted.id, userId: second.user.id, level: 'view' } });
+    await addRule(t, type, granted.id, second, 'view', owner);
     const seen = await listed(type, second);
     expect(seen).toContain(granted.id);
     expect(seen).not.toContain(hidden.id);
@@ -376,21 +373,36 @@ describe.each(builtTypes)('%s', (type) => {
 });
 
 /*
- * Actions no content level decides, for three callers of one organization: an ordinary member
- * (role member; content level modify, so it may change the organization's content), a manager
- * (an admin of the organization) and an instance administrator. `ok`: allowed; otherwise the
- * refusal's code (403), and a refused call writes nothing.
+ * Actions no content level decides, for four callers of one organization: an ordinary member
+ * (role member; content level modify, so it may change the organization's content, and an active
+ * member of its class), a supervisor (manages every member, content level none), a manager (an
+ * admin of the organization) and an instance administrator. `ok`: allowed; otherwise the
+ * refusal's code (403), and a refused call writes nothing. The member rows name the target:
+ * "a member" has the default levels (member, none, none); "an admin member" is an admin of the
+ * organization, above the supervisor; "a user the manager created" belongs to no organization.
+ * The supervisor, a teacher and more, holds modify on the organization's classes (so sees the
+ * assignment it may not hand work in for), but no level on its exams.
  */
-type CallerName = 'member' | 'manager' | 'administrator';
-//                                              member               manager              administrator
+type CallerName = 'member' | 'supervisor' | 'manager' | 'administrator';
+const callerNames = ['member', 'supervisor', 'manager', 'administrator'] as const;
+//                                                          member               supervisor           manager              administrator
 const byCaller: Record<string, Record<CallerName, string>> = {
-  'POST exam:settings freeze_round':         { member: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
-  'POST exam:settings hide_ingame_results':  { member: 'ok', manager: 'ok', administrator: 'ok' },
-  'PATCH organization':                      { member: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
-  'POST organization:department':            { member: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
-  'POST organization:members':               { member: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
-  'GraphQL setFeature':                      { member: 'ADMIN_ONLY', manager: 'ADMIN_ONLY', administrator: 'ok' },
-  'GraphQL notifications':                   { member: 'PERMISSION_DENIED', manager: 'PERMISSION_DENIED', administrator: 'ok' },
+  'POST exam:settings freeze_round':                     { member: 'PERMISSION_DENIED', supervisor: 'NOT_FOUND', manager: 'ok', administrator: 'ok' },
+  'POST exam:settings hide_ingame_results':              { member: 'ok', supervisor: 'NOT_FOUND', manager: 'ok', administrator: 'ok' },
+  'PATCH organization':                                  { member: 'PERMISSION_DENIED', supervisor: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
+  'POST organization:department':                        { member: 'PERMISSION_DENIED', supervisor: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
+  'POST organization:members':                           { member: 'PERMISSION_DENIED', supervisor: 'ok', manager: 'ok', administrator: 'ok' },
+  'POST organization:members making a member admin':     { member: 'PERMISSION_DENIED', supervisor: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
+  'POST organization:members on an admin member':        { member: 'PERMISSION_DENIED', supervisor: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
+  'DELETE organization:members on a member':             { member: 'PERMISSION_DENIED', supervisor: 'ok', manager: 'ok', administrator: 'ok' },
+  'DELETE organization:members on an admin member':      { member: 'PERMISSION_DENIED', supervisor: 'PERMISSION_DENIED', manager: 'ok', administrator: 'ok' },
+  'GraphQL submitAssignment':                            { member: 'ok', supervisor: 'PERMISSION_DENIED', manager: 'PERMISSION_DENIED', administrator: 'PERMISSION_DENIED' },
+  'POST user:name on itself':                            { member: 'ok', supervisor: 'ok', manager: 'ok', administrator: 'ok' },
+  'PATCH user on itself':                                { member: 'PERMISSION_DENIED', supervisor: 'PERMISSION_DENIED', manager: 'PERMISSION_DENIED', administrator: 'ok' },
+  'POST user:name on a user the manager created':        { member: 'NOT_FOUND', supervisor: 'NOT_FOUND', manager: 'ok', administrator: 'ok' },
+  'PATCH user on a user the manager created':            { member: 'NOT_FOUND', supervisor: 'NOT_FOUND', manager: 'ok', administrator: 'ok' },
+  'GraphQL setFeature':                                  { member: 'ADMIN_ONLY', supervisor: 'ADMIN_ONLY', manager: 'ADMIN_ONLY', administrator: 'ok' },
+  'GraphQL notifications':                               { member: 'PERMISSION_DENIED', supervisor: 'PERMISSION_DENIED', manager: 'PERMISSION_DENIED', administrator: 'ok' },
 };
 
 const outcomeOf = (r: Outcome) => (r.ok ? 'ok' : (r.code ?? r.detail));
@@ -405,38 +417,70 @@ describe('actions decided by who the caller is', () => {
   let home: string;
   const callers = {} as Record<CallerName, Caller>;
   let departments = 0;
+  let classOfHome: ClassHandle;
 
   beforeAll(async () => {
     callers.member = await t.newCaller('plain-member');
+    callers.supervisor = await t.newCaller('organization-supervisor');
     callers.manager = await t.newCaller('organization-manager');
     callers.administrator = t.admin;
-    home = (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Managed', ownerId: owner.user.id } })).id;
-    await t.db.prisma.organizationMember.createMany({
-      data: [
-        { organizationId: home, userId: callers.member.user.id, permOrganization: 'member', permContent: 'modify' },
-        { organizationId: home, userId: callers.manager.user.id, permOrganization: 'admin' },
-        { organizationId: home, userId: third.user.id },
-      ],
-    });
+    home = (await seed(t).as(owner).organization({ title: 'Managed' })).id;
+    const admin = seed(t).admin;
+    await admin.addMembers(home, [callers.member], { permissionOrganization: 'member', permissionContent: 'modify' });
+    await admin.addMembers(home, [callers.supervisor], { permissionOrganization: 'supervisor', permissionMembers: 'organization' });
+    await admin.addMembers(home, [callers.manager], { permissionOrganization: 'admin' });
+    await admin.addMembers(home, [third]);
+    classOfHome = await seed(t).as(owner).class({ organization: home });
+    await classOfHome.members([callers.member]);
   });
 
+  /** A new member of the organization with `levels`, for a call that changes or removes it. */
+  const newMember = async (levels: Record<string, string> = {}) => {
+    const user = await seed(t).as(owner).managedUser();
+    await seed(t).as(owner).addMembers(home, [user], levels);
+    return user.id;
+  };
+
+  /** What a call acts on, made before the snapshot: a fresh one for each caller. */
+  const targets: Record<string, () => Promise<string>> = {
+    'POST organization:members making a member admin': () => newMember(),
+    'POST organization:members on an admin member': () => newMember({ permissionOrganization: 'admin' }),
+    'DELETE organization:members on a member': () => newMember(),
+    'DELETE organization:members on an admin member': () => newMember({ permissionOrganization: 'admin' }),
+    'GraphQL submitAssignment': () => classOfHome.assignment(),
+    'POST user:name on a user the manager created': async () => (await seed(t).as(callers.manager).managedUser()).id,
+    'PATCH user on a user the manager created': async () => (await seed(t).as(callers.manager).managedUser()).id,
+  };
+
   /** The calls; `exam` is a new exam of the organization, so that one caller's change is not the next one's no-op. */
-  const calls: Record<string, (as: Caller, exam: string) => Promise<Outcome>> = {
+  const calls: Record<string, (as: Caller, exam: string, target: string) => Promise<Outcome>> = {
     'POST exam:settings freeze_round': (as, exam) => rest('POST', 'exam:settings', { exam, freeze_round: true }, as),
     'POST exam:settings hide_ingame_results': (as, exam) => rest('POST', 'exam:settings', { exam, hide_ingame_results: true }, as),
     'PATCH organization': (as) => rest('PATCH', 'organization', { organization: home, title: `Managed ${++departments}` }, as),
     'POST organization:department': (as) => rest('POST', 'organization:department', { organization: home, title: `Department ${++departments}` }, as),
     'POST organization:members': (as) => rest('POST', 'organization:members', { organization: home, users: third.user.id }, as),
+    'POST organization:members making a member admin': (as, _exam, user) =>
+      rest('POST', 'organization:members', { organization: home, users: user, permission_organization: 'admin' }, as),
+    'POST organization:members on an admin member': (as, _exam, user) => rest('POST', 'organization:members', { organization: home, users: user }, as),
+    'DELETE organization:members on a member': (as, _exam, user) => rest('DELETE', 'organization:members', { organization: home, users: user }, as),
+    'DELETE organization:members on an admin member': (as, _exam, user) => rest('DELETE', 'organization:members', { organization: home, users: user }, as),
+    'GraphQL submitAssignment': (as, _exam, assignment) =>
+      gqlText('mutation ($assignment: ID!) { submitAssignment(assignment: $assignment) { id } }', { assignment }, as),
+    'POST user:name on itself': (as) => rest('POST', 'user:name', { user: 'me', first_name: 'Renamed', last_name: `Caller ${++departments}` }, as),
+    'PATCH user on itself': (as) => rest('PATCH', 'user', { user: 'me', active: true }, as),
+    'POST user:name on a user the manager created': (as, _exam, user) => rest('POST', 'user:name', { user, first_name: 'Renamed', last_name: 'User' }, as),
+    'PATCH user on a user the manager created': (as, _exam, user) => rest('PATCH', 'user', { user, active: false }, as),
     'GraphQL setFeature': (as) => gqlText('mutation { setFeature(feature: journeys, enabled: true) { feature } }', {}, as),
     'GraphQL notifications': (as) => gqlText('{ notifications(first: 1) { edges { node { id } } } }', {}, as),
   };
 
   it.each(Object.keys(byCaller))('%s', async (name) => {
-    for (const caller of ['member', 'manager', 'administrator'] as const) {
+    for (const caller of callerNames) {
       const expected = byCaller[name]![caller];
       const exam = (await seedContent(t, 'exam', owner, home)).id;
+      const target = (await targets[name]?.()) ?? '';
       const before = await snapshot(t);
-      const r = await calls[name]!(callers[caller], exam);
+      const r = await calls[name]!(callers[caller], exam, target);
       expect(outcomeOf(r), `${name} as ${caller}: ${r.detail}`).toBe(expected);
       if (expected !== 'ok') expect(await snapshot(t), `${name} as ${caller}: a refused call wrote something`).toEqual(before);
     }

@@ -3,7 +3,7 @@ import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { expectError } from '../helpers/organizations.ts';
 import { addRule, builtTypes, refused, seedContent, type BuiltType } from '../helpers/permissions.ts';
 import { levelsOf, type Level } from '../../src/auth/permissions.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from '../helpers/seed.ts';
 
 /**
  * GET / POST / DELETE `<prefix>:permission` and POST `<prefix>:transfer` of the contract for the ten
@@ -27,7 +27,7 @@ beforeAll(async () => {
   bob = await t.newCaller('bob', { createdBy: alice });
   carol = await t.newCaller('carol', { createdBy: alice });
   outsider = await t.newCaller('outsider');
-  org = (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Org', ownerId: alice.user.id } })).id;
+  org = (await seed(t).as(alice).organization({ title: 'Org' })).id;
 });
 afterAll(async () => t?.close());
 
@@ -63,7 +63,7 @@ describe('GET <prefix>:permission', () => {
       expect(Object.keys(r.body)).toEqual(['user', 'content', 'status']);
     }
     // Without an external id, content.id is null.
-    const bare = await t.db.prisma.course.create({ data: { id: newId('Course'), title: 'Bare', ownerId: alice.user.id } });
+    const bare = { id: await seed(t).as(alice).content('course', { title: 'Bare' }) };
     expect((await check('course', bare.id, 'me', 'view', alice)).body).toStrictEqual({
       user: alice.user.id,
       content: { type: 'course', code: bare.id, id: null },
@@ -122,14 +122,11 @@ describe('GET <prefix>:permission', () => {
 
   it('counts organization membership: the content level, the owner and admins, and teachers on classes', async () => {
     const members = { viewer: await t.newCaller('m-viewer'), reporter: await t.newCaller('m-reporter'), teacher: await t.newCaller('m-teacher'), orgAdmin: await t.newCaller('m-admin') };
-    await t.db.prisma.organizationMember.createMany({
-      data: [
-        { organizationId: org, userId: members.viewer.user.id, permContent: 'view' },
-        { organizationId: org, userId: members.reporter.user.id, permContent: 'report', permOrganization: 'reporter' },
-        { organizationId: org, userId: members.teacher.user.id, permOrganization: 'teacher' },
-        { organizationId: org, userId: members.orgAdmin.user.id, permOrganization: 'admin' },
-      ],
-    });
+    const admin = seed(t).admin;
+    await admin.addMembers(org, [members.viewer], { permissionContent: 'view' });
+    await admin.addMembers(org, [members.reporter], { permissionContent: 'report', permissionOrganization: 'reporter' });
+    await admin.addMembers(org, [members.teacher], { permissionOrganization: 'teacher' });
+    await admin.addMembers(org, [members.orgAdmin], { permissionOrganization: 'admin' });
     const course = (await seedContent(t, 'course', bob, org)).id;
     const cls = (await seedContent(t, 'class', bob, org)).id;
     const personal = (await seedContent(t, 'course', bob)).id;
@@ -174,7 +171,7 @@ describe('GET <prefix>:permission', () => {
     const inOrg = (await seedContent(t, 'tag', alice, org)).id;
     const personal = (await seedContent(t, 'tag', alice)).id;
     const colleague = await t.newCaller('colleague');
-    await t.db.prisma.organizationMember.create({ data: { organizationId: org, userId: colleague.user.id } });
+    await seed(t).admin.addMembers(org, [colleague]);
     // alice did not create the outsider, and it belongs to no organization of hers: it is unknown to her.
     await refused(t, () => check('tag', personal, outsider, 'view', alice), 403, 'NOT_FOUND', 'user');
     await refused(t, () => grant('tag', personal, outsider, 'view', alice), 403, 'NOT_FOUND', 'user');
@@ -306,7 +303,7 @@ describe('POST <prefix>:transfer', () => {
 
   it('makes the new owner of an organization its manager; members keep their memberships', async () => {
     const o = (await seedContent(t, 'organization', alice)).id;
-    await t.db.prisma.organizationMember.create({ data: { organizationId: o, userId: carol.user.id, permContent: 'view' } });
+    await seed(t).as(alice).addMembers(o, [carol], { permissionContent: 'view' });
     await refused(t, () => t.rpc('PATCH', 'organization', { organization: o, title: 'Mine now' }, { as: bob }), 403, 'NOT_FOUND');
     expect((await transfer('organization', o, bob, alice)).body.success).toBe(true);
     expect((await t.rpc('PATCH', 'organization', { organization: o, title: 'Mine now' }, { as: bob })).status).toBe(200);
@@ -347,7 +344,7 @@ describe('the one policy in the existing services', () => {
   it('keeps class members, grading and deleting at their levels', async () => {
     const { id } = await seedContent(t, 'class', alice);
     await addRule(t, 'class', id, bob, 'report');
-    await t.db.prisma.classMember.create({ data: { classId: id, userId: carol.user.id } });
+    await seed(t).as(alice).classOf(id).members([carol]);
     // report: sees every member, manages none.
     expect((await t.rpc('GET', 'class:members', { class: id }, { as: bob })).body.members.map((m: { user: string }) => m.user)).toEqual([carol.user.id]);
     await refused(t, () => t.rpc('POST', 'class:members', { class: id, users: bob.user.id }, { as: bob }), 403, 'PERMISSION_DENIED');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } from '../helpers/app.ts';
 import { expectError, refusedUnchanged } from '../helpers/expect.ts';
 import { newExam } from '../helpers/exam-seed.ts';
+import { seed } from '../helpers/seed.ts';
 
 /**
  * The Users endpoints of the contract, through HTTP: every documented rule, the exact output
@@ -203,6 +204,7 @@ describe('POST user', () => {
   });
 
   it('stores every optional field as given', async () => {
+    // No service configures custom fields: they are set up in the database.
     await t.db.prisma.customField.create({ data: { id: 'cfd_department01', entity: 'user', key: 'department', label: 'Department' } });
     const args = {
       ...base(),
@@ -385,9 +387,11 @@ describe('POST user', () => {
   });
 
   it('accepts custom_{field} only when the field is configured for users', async () => {
+    // No service configures custom fields: they are set up in the database.
     await t.db.prisma.customField.create({ data: { id: 'cfd_orgonly0001', entity: 'organization', key: 'region', label: 'Region' } });
     await refused(() => t.rpc('POST', 'user', { ...base(), custom_nickname: 'x' }, { as: boss }), 403, 'UNKNOWN_FIELD', 'custom_nickname');
     await refused(() => t.rpc('POST', 'user', { ...base(), custom_region: 'north' }, { as: boss }), 403, 'UNKNOWN_FIELD', 'custom_region');
+    // No service configures custom fields: they are set up in the database.
     await t.db.prisma.customField.create({ data: { id: 'cfd_nickname001', entity: 'user', key: 'nickname', label: 'Nickname' } });
     const r = await t.rpc('POST', 'user', { ...base(), custom_nickname: 'Nicky' }, { as: boss });
     expect(r.status).toBe(200);
@@ -682,7 +686,8 @@ describe('user:login', () => {
   it('a link into an exam the caller may not see is refused as unknown, even for an examinee', async () => {
     const u = await createUser();
     const theirs = await newExam(t, other);
-    await t.db.prisma.examUser.create({ data: { examId: theirs, userId: u.user } });
+    // The administrator adds the user (the exam's owner does not see it).
+    await seed(t).admin.addExaminees(theirs, [u.user]);
     await refused(() => t.rpc('POST', 'user:login', { user: u.user, exam: theirs }, { as: boss }), 403, 'NOT_FOUND', 'exam');
   });
 

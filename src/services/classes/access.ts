@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { Class, ClassAssignment, ClassMember, Prisma } from '../../generated/prisma/client.ts';
+import type { Class, ClassAssignment, Prisma } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
 import { allowedWhere, denied, may } from '../../auth/policy.ts';
 import type { ActionOn } from '../../auth/actions.ts';
@@ -25,8 +25,8 @@ export const activeMembershipWhere = (now = new Date()): Prisma.ClassMemberWhere
   OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
 });
 
-export const isActiveMembership = (m: Pick<ClassMember, 'approved' | 'expiresAt'>, now = new Date()) =>
-  m.approved && (m.expiresAt === null || m.expiresAt > now);
+/** The rule of the `class-member` role (auth/policy.ts), for showing a membership as active. */
+export { isActiveMembership } from '../../auth/policy.ts';
 
 /** Classes on which the viewer may do `action`. */
 export const classesAllowing = (ctx: Context, action: ActionOn<'class'>) =>

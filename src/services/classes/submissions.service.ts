@@ -1,13 +1,13 @@
 import type { Context } from '../../context.ts';
 import type { AssignmentSubmission, ClassAssignment } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
-import { assertAllowed } from '../../auth/policy.ts';
+import { assertMay } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findUsers } from '../users/access.ts';
 import { asRelation, type Selection } from '../selection.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './classes.schemas.ts';
-import { activeMembershipWhere, findAssignment, visibleSubmissionsWhere, type AssignmentSelection } from './access.ts';
+import { findAssignment, visibleSubmissionsWhere, type AssignmentSelection } from './access.ts';
 import { isOpen } from './assignments.service.ts';
 import { onClassProgress } from '../journeys/runtime.ts';
 
@@ -24,8 +24,8 @@ export async function visibleSubmissionsQuery(ctx: Context) {
 async function ownWork(ctx: Context, raw: Record<string, unknown>, query: AssignmentSelection): Promise<{ assignment: ClassAssignment; existing: AssignmentSubmission | null }> {
   const assignment = await findAssignment(ctx, parseInput(s.assignmentRef, raw).assignment, 'read', query);
   const me = ctx.viewer.user.id;
-  const member = await ctx.db.classMember.count({ where: { classId: assignment.classId, userId: me, ...activeMembershipWhere() } });
-  assertAllowed(member === 1, 'Only active members of the class work on its assignments');
+  const membership = await ctx.db.classMember.findUnique({ where: { classId_userId: { classId: assignment.classId, userId: me } } });
+  assertMay(ctx.viewer.user, 'class:assignments:work', membership);
   if (!isOpen(assignment)) throw new ArgumentError('assignment', 'accepts no work now: it is inactive, not started yet or over', 'ASSIGNMENT_INACTIVE');
   const existing = await ctx.db.assignmentSubmission.findUnique({ where: { assignmentId_userId: { assignmentId: assignment.id, userId: me } } });
   if (existing && existing.status !== 'STARTED') throw new ArgumentError('assignment', 'was already submitted', 'ALREADY_SUBMITTED');

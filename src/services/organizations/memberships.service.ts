@@ -1,8 +1,8 @@
 import type { Context } from '../../context.ts';
 import type { Department, Organization, OrganizationMember, Prisma, User } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
-import { assertAllowed, assertMay, userPolicy } from '../../auth/policy.ts';
-import { canGrantLevels, defaultLevels, type MemberLevels, type OrganizationAccess } from '../../auth/organization-policy.ts';
+import { assertMay } from '../../auth/policy.ts';
+import { defaultLevels, type MemberLevels, type OrganizationAccess } from '../../auth/organization-policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findUser, findUsers } from '../users/access.ts';
 import { forgetLoaded, loaders } from '../loaders.ts';
@@ -103,13 +103,13 @@ async function writeMemberships(ctx: Context, request: WriteRequest): Promise<Me
         throw new ArgumentError('department', `no department '${departmentRef}' in organization '${organizationId}'`, 'NOT_FOUND');
       }
       const levels = department ? levelsOfDepartment(department) : given;
-      assertAllowed(canGrantLevels(access, levels), 'You may not give levels above your own');
+      assertMay(ctx.viewer.user, 'organization:member:levels', { access, levels });
       const existing = await tx.organizationMember.findMany({ where: { organizationId, userId: { in: users.map((u) => u.id) } } });
       for (const user of users) {
         const current = existing.find((m) => m.userId === user.id);
         // A new member must be a user the viewer may read; a member may be changed by whoever manages members.
-        if (!current) assertAllowed(userPolicy.read(ctx.viewer, user), `You do not manage user '${user.id}'`);
-        else assertAllowed(canGrantLevels(access, current), `You may not change member '${user.id}', whose levels are above your own`);
+        if (!current) assertMay(ctx.viewer.user, 'organization:member:add', user);
+        else assertMay(ctx.viewer.user, 'organization:member:update', { access, levels: current, userId: user.id });
         const data = { departmentId: department?.id ?? null, ...levels };
         await tx.organizationMember.upsert({
           where: { organizationId_userId: { organizationId, userId: user.id } },
@@ -205,7 +205,7 @@ async function removeMemberships(ctx: Context, request: Omit<WriteRequest, 'opti
       const organizationId = access.organization.id;
       const members = await tx.organizationMember.findMany({ where: { organizationId, userId: { in: userIds } } });
       for (const m of members) {
-        assertAllowed(canGrantLevels(access, m), `You may not remove member '${m.userId}', whose levels are above your own`);
+        assertMay(ctx.viewer.user, 'organization:member:remove', { access, levels: m, userId: m.userId });
       }
       const ids = members.map((m) => m.userId);
       await tx.departmentLeader.deleteMany({ where: { userId: { in: ids }, department: { organizationId } } });

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Prisma, User } from '../../generated/prisma/client.ts';
 import { ArgumentError } from '../../errors.ts';
-import { assertAllowed, may, userPolicy } from '../../auth/policy.ts';
+import { assertMay, may, userPolicy } from '../../auth/policy.ts';
 import { selectsRelations, type Selection } from '../selection.ts';
 
 /**
@@ -39,7 +39,7 @@ export const readableOrNull = <T extends Pick<User, 'id' | 'createdById'>>(ctx: 
   userPolicy.read(ctx.viewer, user) ? user : null;
 
 /** The viewer manages the user: its creator, or an administrator. */
-export const manages = (ctx: Context, user: Pick<User, 'id' | 'createdById'>) => userPolicy.manage(ctx.viewer, user);
+export const manages = (ctx: Context, user: Pick<User, 'id' | 'createdById'>) => may(ctx.viewer.user, 'user:manage', user);
 
 /** The creator of a user, as a relation loaded with it: shown when the viewer may read it. */
 export const managerQuery = (ctx: Context) => (may(ctx.viewer.user, 'instance:records:read-all') ? {} : { where: userPolicy.readWhere(ctx.viewer) });
@@ -63,14 +63,14 @@ export async function findUsers(ctx: Context, codes: string[], argument: string,
 /** A user the viewer manages (its creator, or an administrator). */
 export async function findManagedUser(ctx: Context, code: string, query: UserSelection = {}): Promise<User> {
   const user = await findUser(ctx, code, 'user', query);
-  assertAllowed(userPolicy.manage(ctx.viewer, user), 'You do not manage this user');
+  assertMay(ctx.viewer.user, 'user:manage', user);
   return user;
 }
 
 /** A user whose name, group and login links the viewer may change: itself, or one it manages. */
 export async function findEditableUser(ctx: Context, code: string): Promise<User> {
   const user = await findUser(ctx, code);
-  assertAllowed(userPolicy.edit(ctx.viewer, user), 'You do not manage this user');
+  assertMay(ctx.viewer.user, 'user:update', user);
   return user;
 }
 

@@ -4,7 +4,7 @@ import { ArgumentError, PermissionError } from '../../errors.ts';
 import { newId, randomToken } from '../../ids.ts';
 import { hashPassword, safeEqual, sha256, verifyPassword } from '../../auth/secrets.ts';
 import { passwordThrottle } from '../../auth/password-throttle.ts';
-import { may, userPolicy } from '../../auth/policy.ts';
+import { may } from '../../auth/policy.ts';
 import { audit } from '../audit/audit.service.ts';
 import { parseInput } from '../validation.ts';
 import * as s from './users.schemas.ts';
@@ -25,7 +25,7 @@ export async function assumeUser(ctx: Context, raw: Record<string, unknown>): Pr
   const input = parseInput(s.assume, raw);
   const user = await findByReference(ctx, input.user);
   if (!user && may(ctx.viewer.user, 'instance:records:read-all')) throw new ArgumentError('user', `no user matches '${input.user}'`, 'NOT_FOUND');
-  const managed = !!user && (userPolicy.manage(ctx.viewer, user) || user.id === ctx.viewer.owner.id);
+  const managed = !!user && (may(ctx.viewer.user, 'user:manage', user) || user.id === ctx.viewer.owner.id);
   if (managed && !user.enabled) throw new PermissionError('The user is disabled', 'USER_DISABLED');
   // A managed user needs no password, but a password that is given must be right.
   if (!managed && input.password === undefined) throw new ArgumentError('password', 'is required for a user you do not manage', 'MISSING_ARGUMENT');
