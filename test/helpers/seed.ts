@@ -10,7 +10,7 @@ import { createApiIntegration } from '../../src/services/bootstrap/bootstrap.ser
 import { createUser } from '../../src/services/users/users.service.ts';
 import { createOrganization } from '../../src/services/organizations/organizations.service.ts';
 import { addMembers } from '../../src/services/organizations/memberships.service.ts';
-import { createDepartment } from '../../src/services/organizations/departments.service.ts';
+import { createDepartment, updateDepartment } from '../../src/services/organizations/departments.service.ts';
 import { createQuizSet } from '../../src/services/quizzes/quizzes.service.ts';
 import { assignQuestions } from '../../src/services/quizzes/items.service.ts';
 import { updateSettings as updateQuizSettings } from '../../src/services/quizzes/settings.service.ts';
@@ -100,6 +100,13 @@ export interface UserHandle extends Caller {
   addMembers(organizationId: string, users: Caller[], args?: Args): Promise<void>;
   /** Attaches a tag to content (POST <type>:tag). */
   attachTag(type: TaggableType, contentId: string, tag: string): Promise<void>;
+  /** Adds examinees to an exam this user may change (POST exam:users); each must be a user it may read. */
+  examinees(exam: string, users: Caller[]): Promise<void>;
+  /**
+   * Saves the journey graph of an exam this user may change and publishes it (PUT
+   * exam:journey:graph, POST exam:journey:publish); returns the journey's id. Needs the journeys feature.
+   */
+  journey(exam: string, nodes: unknown[], settings?: Args): Promise<string>;
 }
 
 export interface OrganizationHandle {
@@ -108,6 +115,8 @@ export interface OrganizationHandle {
   /** Adds members the owner may read (POST organization:members) with the given levels or department. */
   members(users: Caller[], args?: Args): Promise<void>;
   department(title?: string, args?: Args): Promise<string>;
+  /** Replaces a department's leaders (POST organization:department); each must be a member already. */
+  leaders(department: string, users: Caller[]): Promise<void>;
   quizSet(args?: Args): Promise<QuizSetHandle>;
   exam(args?: Args): Promise<ExamHandle>;
   class(args?: Args): Promise<ClassHandle>;
@@ -135,10 +144,7 @@ export interface ExamHandle {
   quizId: string;
   owner: UserHandle;
   examinees(users: Caller[]): Promise<void>;
-  /**
-   * Saves the exam's journey graph and publishes it (PUT exam:journey:graph, POST
-   * exam:journey:publish); returns the journey's id. The owner needs the journeys feature.
-   */
+  /** The owner's journey step for this exam. */
   journey(nodes: unknown[], settings?: Args): Promise<string>;
   /** A finished play of `user`: started, each answer given, finished, as the player does. */
   play(user: Caller, answers?: Record<string, string>): Promise<string>;
@@ -234,6 +240,13 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     async attachTag(type, contentId, tag) {
       await attachTag(await ctx(), type, { [type]: contentId, tag });
     },
+    async examinees(exam, users) {
+      await addExamUsers(await ctx(), { exam, users: users.map((u) => u.user.id) });
+    },
+    async journey(exam, nodes, settings = {}) {
+      await saveJourneyGraph(await ctx(), { exam, nodes, settings });
+      return (await publishJourney(await ctx(), { exam })).journey;
+    },
   };
   return self;
 }
@@ -246,6 +259,9 @@ function organizationHandle(t: TestApp, owner: UserHandle, id: string): Organiza
     members: (users, args = {}) => owner.addMembers(id, users, args),
     async department(title = `Department ${next()}`, args = {}) {
       return (await createDepartment(await owner.ctx(), { organization: id, title, ...args })).id;
+    },
+    async leaders(department, users) {
+      await updateDepartment(await owner.ctx(), { organization: id, department, leaders: users.map((u) => u.user.id) });
     },
     quizSet: (args = {}) => owner.quizSet(inOrganization(args)),
     exam: (args = {}) => owner.exam(inOrganization(args)),
@@ -294,13 +310,8 @@ function examHandle(t: TestApp, owner: UserHandle, id: string, quizId: string): 
     id,
     quizId,
     owner,
-    async examinees(users) {
-      await addExamUsers(await owner.ctx(), { exam: id, users: users.map((u) => u.user.id) });
-    },
-    async journey(nodes, settings = {}) {
-      await saveJourneyGraph(await owner.ctx(), { exam: id, nodes, settings });
-      return (await publishJourney(await owner.ctx(), { exam: id })).journey;
-    },
+    examinees: (users) => owner.examinees(id, users),
+    journey: (nodes, settings = {}) => owner.journey(id, nodes, settings),
     async play(user, answers = {}) {
       const ctx = () => contextOf(t, user);
       const play = await startPlay(await ctx(), { exam: id });
