@@ -101,13 +101,17 @@ export interface UserHandle extends Caller {
   /** Attaches a tag to content (POST <type>:tag). */
   attachTag(type: TaggableType, contentId: string, tag: string): Promise<void>;
   /** Adds examinees to an exam this user may change (POST exam:users); each must be a user it may read. */
-  examinees(exam: string, users: Caller[]): Promise<void>;
-  /**
-   * Saves the journey graph of an exam this user may change and publishes it (PUT
-   * exam:journey:graph, POST exam:journey:publish); returns the journey's id. Needs the journeys feature.
-   */
+  examinees(exam: string, users: Member[]): Promise<void>;
+  /** Assigns existing questions to a Quiz set this user may change (POST quiz:questions). */
+  assign(quiz: string, questions: string[], args?: Args): Promise<void>;
+  /** Saves the journey graph (the draft) of an exam this user may change (PUT exam:journey:graph); returns the journey's id. */
+  journeyDraft(exam: string, nodes: unknown[], settings?: Args): Promise<string>;
+  /** Saves the journey graph and publishes it (POST exam:journey:publish). Needs the journeys feature. */
   journey(exam: string, nodes: unknown[], settings?: Args): Promise<string>;
 }
+
+/** A user named in a list step: a caller, or a row of a user without an application. */
+type Member = { user: { id: string } };
 
 export interface OrganizationHandle {
   id: string;
@@ -243,8 +247,14 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     async examinees(exam, users) {
       await addExamUsers(await ctx(), { exam, users: users.map((u) => u.user.id) });
     },
+    async assign(quiz, questions, args = {}) {
+      await assignQuestions(await ctx(), { quiz, questions, ...args });
+    },
+    async journeyDraft(exam, nodes, settings = {}) {
+      return (await saveJourneyGraph(await ctx(), { exam, nodes, settings })).journey.id;
+    },
     async journey(exam, nodes, settings = {}) {
-      await saveJourneyGraph(await ctx(), { exam, nodes, settings });
+      await self.journeyDraft(exam, nodes, settings);
       return (await publishJourney(await ctx(), { exam })).journey;
     },
   };
@@ -290,9 +300,7 @@ function quizSetHandle(t: TestApp, owner: UserHandle, id: string, organizationId
       await self.assign([question]);
       return question;
     },
-    async assign(questions, args = {}) {
-      await assignQuestions(await owner.ctx(), { quiz: id, questions, ...args });
-    },
+    assign: (questions, args = {}) => owner.assign(id, questions, args),
     async settings(args) {
       await updateQuizSettings(await owner.ctx(), { quiz: id, ...args });
     },
