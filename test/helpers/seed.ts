@@ -97,7 +97,7 @@ export interface UserHandle extends Caller {
    * Adds members to an organization this user manages (POST organization:members); a new member
    * must be a user it may read (the administrator reads everyone).
    */
-  addMembers(organizationId: string, users: Caller[], args?: Args): Promise<void>;
+  addMembers(organizationId: string, users: Member[], args?: Args): Promise<void>;
   /** Attaches a tag to content (POST <type>:tag). */
   attachTag(type: TaggableType, contentId: string, tag: string): Promise<void>;
   /** Adds examinees to an exam this user may change (POST exam:users); each must be a user it may read. */
@@ -117,7 +117,7 @@ export interface OrganizationHandle {
   id: string;
   owner: UserHandle;
   /** Adds members the owner may read (POST organization:members) with the given levels or department. */
-  members(users: Caller[], args?: Args): Promise<void>;
+  members(users: Member[], args?: Args): Promise<void>;
   department(title?: string, args?: Args): Promise<string>;
   /** Replaces a department's leaders (POST organization:department); each must be a member already. */
   leaders(department: string, users: Caller[]): Promise<void>;
@@ -165,8 +165,8 @@ export interface CompetencyHandle {
   /** Replaces its assignment (departments, members or all). */
   assign(args: Args): Promise<void>;
   requirement(type: string, args?: Args): Promise<string>;
-  /** Records a user's progress on a requirement, as `by` (the user itself by default). */
-  progress(requirement: string, user: Caller, status: string, args?: Args, by?: Caller): Promise<void>;
+  /** Records a user's progress on a requirement, as `by` (by default the user itself, then a caller). */
+  progress(requirement: string, user: Member, status: string, args?: Args, by?: Caller): Promise<void>;
 }
 
 const HOUR = 3_600_000;
@@ -351,7 +351,7 @@ function competencyHandle(t: TestApp, owner: UserHandle, id: string): Competency
     async requirement(type, args = {}) {
       return (await createRequirement(await owner.ctx(), { competency: id, type, ...args })).requirement.id;
     },
-    async progress(requirement, user, status, args = {}, by = user) {
+    async progress(requirement, user, status, args = {}, by = user as Caller) {
       await recordProgress(await contextOf(t, by), { requirement, user: user.user.id, status, ...args });
     },
   };
