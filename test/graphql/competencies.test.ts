@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
-import { daysAgo, seeder } from '../helpers/competency-seed.ts';
+import { daysAgo } from '../helpers/competency-seed.ts';
+import { seed, type OrganizationHandle, type UserHandle } from '../helpers/seed.ts';
 import { newId } from '../../src/ids.ts';
-import type { Department, Organization, User } from '../../src/generated/prisma/client.ts';
 import {
   CompetencyDocument,
   ComplianceDashboardDocument,
@@ -23,31 +23,26 @@ import {
 import { ISO, expectCode, ok, refused, send } from './client.ts';
 
 let t: TestApp;
-let seed: ReturnType<typeof seeder>;
-let org: Organization;
-let ops: Department;
+let org: OrganizationHandle;
 let leader: Caller;
 let member: Caller;
 let trainer: Caller;
 let outsider: Caller;
-let colleague: User;
+let colleague: UserHandle;
 
 beforeAll(async () => {
   t = await createTestApp();
-  seed = seeder(t);
-  org = await seed.organization('Acme');
-  ops = await seed.department(org, 'Ops');
-  await seed.department(org, 'Sales', { externalId: 'S-1' });
+  org = await seed(t).admin.organization({ title: 'Acme' });
+  const ops = await org.department('Ops');
+  await org.department('Sales', { id: 'S-1' });
   leader = await t.newCaller('gq-leader');
-  await seed.member(org, leader.user);
-  await seed.leader(ops, leader.user);
   member = await t.newCaller('gq-member');
-  await seed.member(org, member.user, { department: ops });
   trainer = await t.newCaller('gq-trainer');
-  await seed.member(org, trainer.user);
   outsider = await t.newCaller('gq-outsider');
-  colleague = await seed.user('colleague');
-  await seed.member(org, colleague, { department: ops });
+  colleague = await seed(t).user('colleague');
+  await org.members([leader, trainer]);
+  await org.members([member, colleague], { department: ops });
+  await org.leaders(ops, [leader]);
 });
 afterAll(async () => t?.close());
 
@@ -102,16 +97,14 @@ describe('setting up competencies', () => {
   });
 
   it('adds requirements of every type with their fields', async () => {
-    const klass = await t.db.prisma.class.create({ data: { id: newId('Class'), title: 'First aid', externalId: 'FA', ownerId: t.admin.user.id, organizationId: org.id } });
+    const klass = await org.class({ title: 'First aid', externalId: 'FA' });
     const add = async (input: Record<string, unknown>) =>
       (await ok(t, CreateRequirementDocument, { input: { competency, ...input } as any })).createRequirement!;
 
     // Exams are content of the registration: a requirement must name an exam of the organization (or of none).
-    const quiz = await t.db.prisma.quizSet.create({ data: { id: newId('QuizSet'), title: 'Safety quiz', language: 'en', ownerId: t.admin.user.id } });
+    const quiz = await seed(t).admin.quizSet({ title: 'Safety quiz' });
     const period = { start: new Date('2027-01-01T00:00:00Z'), end: new Date('2027-12-31T00:00:00Z') };
-    const realExam = await t.db.prisma.exam.create({
-      data: { id: newId('Exam'), title: 'Safety exam', externalId: 'SE', language: 'en', quizId: quiz.id, ownerId: t.admin.user.id, organizationId: org.id, ...period },
-    });
+    const realExam = await quiz.exam({ title: 'Safety exam', id: 'SE', organization: org.id, ...period });
     expectCode(await refused(t, CreateRequirementDocument, { input: { competency, type: 'exam', content: 'exm_external1' } as any }), 'NOT_FOUND', 'content');
     const exam = await add({ type: 'exam', title: 'Exam', content: realExam.id, deadlineType: 'days', deadlineDays: 30, validityDays: 365 });
     expect(exam).toMatchObject({
@@ -276,12 +269,18 @@ describe('setting up competencies', () => {
 });
 
 describe('the compliance dashboard', () => {
-  /** An organization with `n` departments, each with two members, one competency assigned to it and some progress. */
-  async function organizationWith(n: number): Promise<Organization> {
-    const o = await seed.organization(`Dashboard ${n}`);
-    const root = await seed.department(o, 'Head office');
-    const departments = [root];
-    for (let i = 1; i < n; i++) departments.push(await seed.department(o, `Branch ${String(i).padStart(2, '0')}`, { parent: root }));
+  /**
+   * An organization with `n` departments, each with two members, one competency assigned to it and
+   * some progress. The organization and the competency for all go through the services; the rows
+   * that grow with `n` are written in bulk: through the services 50 departments' worth take some
+   * 20 s, and the statement count needs the rows, not the way in.
+   */
+  async function organizationWith(n: number): Promise<OrganizationHandle> {
+    const o = await seed(t).admin.organization({ title: `Dashboard ${n}` });
+    const root = await o.department('Head office');
+    const branches = Array.from({ length: n - 1 }, (_, i) => ({ id: newId('Department'), organizationId: o.id, title: `Branch ${String(i + 1).padStart(2, '0')}`, parentId: root }));
+    await t.db.prisma.department.createMany({ data: branches });
+    const departments = [root, ...branches.map((b) => b.id)];
     const users = Array.from({ length: n * 2 }, (_, i) => ({
       id: newId('User'),
       username: `dash${n}-${i}`,
@@ -293,20 +292,21 @@ describe('the compliance dashboard', () => {
       displayName: `Dash ${i}`,
     }));
     await t.db.prisma.user.createMany({ data: users });
-    await t.db.prisma.organizationMember.createMany({ data: users.map((u, i) => ({ organizationId: o.id, userId: u.id, departmentId: departments[i >> 1]!.id })) });
-    const all = await seed.competency(o, 'Code of conduct', { assignAll: true });
-    const conduct = await seed.requirement(all.id, 'todo');
-    for (const [i, d] of departments.entries()) {
-      const c = await seed.competency(o, `Skill ${String(i).padStart(2, '0')}`, { departments: [d] });
-      await seed.requirement(c.id, 'todo', { deadlineType: 'days', deadlineDays: 10 });
-    }
+    await t.db.prisma.organizationMember.createMany({ data: users.map((u, i) => ({ organizationId: o.id, userId: u.id, departmentId: departments[i >> 1]! })) });
+    const all = await o.competency('Code of conduct');
+    await all.assign({ all: true });
+    const conduct = await all.requirement('todo');
+    const skills = departments.map((d, i) => ({ id: newId('Competency'), organizationId: o.id, title: `Skill ${String(i).padStart(2, '0')}`, department: d }));
+    await t.db.prisma.competency.createMany({ data: skills.map(({ department: _, ...c }) => c) });
+    await t.db.prisma.competencyDepartment.createMany({ data: skills.map((c) => ({ competencyId: c.id, departmentId: c.department })) });
+    await t.db.prisma.requirement.createMany({ data: skills.map((c) => ({ id: newId('Requirement'), competencyId: c.id, type: 'todo', deadlineType: 'days', deadlineDays: 10 })) });
     await t.db.prisma.requirementProgress.createMany({
-      data: users.filter((_, i) => i % 2 === 0).map((u) => ({ requirementId: conduct.id, userId: u.id, status: 'completed', completedAt: new Date() })),
+      data: users.filter((_, i) => i % 2 === 0).map((u) => ({ requirementId: conduct, userId: u.id, status: 'completed', completedAt: new Date() })),
     });
     return o;
   }
 
-  async function dashboard(o: Organization) {
+  async function dashboard(o: OrganizationHandle) {
     return countStatements(t, () => ok(t, ComplianceDashboardDocument, { organization: o.id }));
   }
 

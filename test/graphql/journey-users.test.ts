@@ -98,6 +98,7 @@ describe('the journey dashboard', () => {
     const counts: number[] = [];
     let made = 0;
     for (const n of [5, 200]) {
+      // Users already at chosen places of the journey, in bulk: the statement count needs the rows, not the way in.
       const users = [];
       for (; made < n; made++) users.push({ id: newId('User'), username: `dash${made}`, email: `dash${made}@example.com`, passwordHash: 'x', firstName: 'D', lastName: String(made), fullName: `D ${made}`, displayName: `D ${made}` });
       await t.db.prisma.user.createMany({ data: users });

@@ -1,41 +1,36 @@
 import { expect } from 'vitest';
 import type { Caller, TestApp } from './app.ts';
-import { ok } from './quiz-seed.ts';
-import { newId } from '../../src/ids.ts';
-import { defaultJourneySettings, type JourneyNode, type JourneySettings } from '../../src/services/journeys/format.ts';
+import { seed, type QuizSetHandle } from './seed.ts';
+import type { JourneyNode, JourneySettings } from '../../src/services/journeys/format.ts';
 
 /**
  * Journeys for tests: exams over one one-question Quiz set (answer `a` passes with gp_passfail),
- * journeys written directly as published, and plays through GraphQL.
+ * journeys saved and published by the owner, and plays through GraphQL.
  */
 export function journeySeed(t: () => TestApp, owner: () => Caller) {
-  let quiz: string | undefined;
+  let quiz: QuizSetHandle | undefined;
   let question: string | undefined;
 
-  async function setUpQuiz() {
-    if (quiz) return;
-    question = (await t().db.prisma.question.create({ data: { id: newId('Question'), externalId: 'j1', scope: `folder:${owner().user.id}:/API`, ownerId: owner().user.id, type: 'generic', content: 'Q', answers: ['a'], options: [], data: {} } })).id;
-    quiz = (await ok(t(), 'POST', 'quiz', { title: 'Journey quiz' }, owner())).quiz as string;
-    await ok(t(), 'POST', 'quiz:questions', { quiz, questions: question }, owner());
-    await ok(t(), 'POST', 'quiz:settings', { quiz, grading: 'gp_passfail' }, owner());
+  async function setUpQuiz(): Promise<QuizSetHandle> {
+    if (quiz) return quiz;
+    quiz = await seed(t()).as(owner()).quizSet({ title: 'Journey quiz' });
+    question = await quiz.question('j1', { content: 'Q' });
+    await quiz.settings({ grading: 'gp_passfail' });
+    return quiz;
   }
 
   /** An exam of the owner, active for 30 days, with these examinees. */
   async function newExam(examinees: Caller[]): Promise<string> {
-    await setUpQuiz();
-    const id = newId('Exam');
     const day = 86_400_000;
-    await t().db.prisma.exam.create({ data: { id, title: 'Exam', language: 'en', quizId: quiz!, ownerId: owner().user.id, start: new Date(Date.now() - day), end: new Date(Date.now() + 30 * day) } });
-    for (const u of examinees) await t().db.prisma.examUser.create({ data: { examId: id, userId: u.user.id } });
-    return id;
+    const exam = await (await setUpQuiz()).exam({ title: 'Exam', start: new Date(Date.now() - day), end: new Date(Date.now() + 30 * day) });
+    // The examinees are no users the owner reads: the administrator adds them.
+    if (examinees.length) await seed(t()).admin.examinees(exam.id, examinees);
+    return exam.id;
   }
 
-  /** A published, enabled journey written directly (the draft and its first version). */
+  /** A journey the exam starts, saved and published (its first version). */
   async function publishedJourney(exam: string, nodes: JourneyNode[], settings: Partial<JourneySettings> = {}): Promise<string> {
-    const id = newId('Journey');
-    const s = { ...defaultJourneySettings, title: 'Onboarding', ...settings };
-    await t().db.prisma.journey.create({ data: { id, examId: exam, settings: s, nodes: nodes as object[], version: 1, published: { schema: 1, settings: s, nodes } as object, publishedAt: new Date() } });
-    return id;
+    return seed(t()).as(owner()).journey(exam, nodes, { title: 'Onboarding', ...settings });
   }
 
   async function gqlOk(query: string, variables: Record<string, unknown>, as: Caller) {

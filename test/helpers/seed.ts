@@ -10,7 +10,7 @@ import { createApiIntegration } from '../../src/services/bootstrap/bootstrap.ser
 import { createUser } from '../../src/services/users/users.service.ts';
 import { createOrganization } from '../../src/services/organizations/organizations.service.ts';
 import { addMembers } from '../../src/services/organizations/memberships.service.ts';
-import { createDepartment } from '../../src/services/organizations/departments.service.ts';
+import { createDepartment, updateDepartment } from '../../src/services/organizations/departments.service.ts';
 import { createQuizSet } from '../../src/services/quizzes/quizzes.service.ts';
 import { assignQuestions } from '../../src/services/quizzes/items.service.ts';
 import { updateSettings as updateQuizSettings } from '../../src/services/quizzes/settings.service.ts';
@@ -81,8 +81,6 @@ export interface UserHandle extends Caller {
   quizSet(args?: Args): Promise<QuizSetHandle>;
   /** An exam of a new Quiz set of this user. */
   exam(args?: Args): Promise<ExamHandle>;
-  /** Adds users (identification strings) to an exam this user controls (POST exam:users). */
-  addExaminees(exam: string, users: string[]): Promise<void>;
   /** A question in a folder of this user; returns its identification string. */
   question(externalId?: string, args?: Args): Promise<string>;
   class(args?: Args): Promise<ClassHandle>;
@@ -105,17 +103,30 @@ export interface UserHandle extends Caller {
    * Adds members to an organization this user manages (POST organization:members); a new member
    * must be a user it may read (the administrator reads everyone).
    */
-  addMembers(organizationId: string, users: Caller[], args?: Args): Promise<void>;
+  addMembers(organizationId: string, users: Member[], args?: Args): Promise<void>;
   /** Attaches a tag to content (POST <type>:tag). */
   attachTag(type: TaggableType, contentId: string, tag: string): Promise<void>;
+  /** Adds examinees to an exam this user may change (POST exam:users); each must be a user it may read. */
+  examinees(exam: string, users: Member[]): Promise<void>;
+  /** Assigns existing questions to a Quiz set this user may change (POST quiz:questions). */
+  assign(quiz: string, questions: string[], args?: Args): Promise<void>;
+  /** Saves the journey graph (the draft) of an exam this user may change (PUT exam:journey:graph); returns the journey's id. */
+  journeyDraft(exam: string, nodes: unknown[], settings?: Args): Promise<string>;
+  /** Saves the journey graph and publishes it (POST exam:journey:publish). Needs the journeys feature. */
+  journey(exam: string, nodes: unknown[], settings?: Args): Promise<string>;
 }
+
+/** A user named in a list step: a caller, or a row of a user without an application. */
+type Member = { user: { id: string } };
 
 export interface OrganizationHandle {
   id: string;
   owner: UserHandle;
   /** Adds members the owner may read (POST organization:members) with the given levels or department. */
-  members(users: Caller[], args?: Args): Promise<void>;
+  members(users: Member[], args?: Args): Promise<void>;
   department(title?: string, args?: Args): Promise<string>;
+  /** Replaces a department's leaders (POST organization:department); each must be a member already. */
+  leaders(department: string, users: Caller[]): Promise<void>;
   quizSet(args?: Args): Promise<QuizSetHandle>;
   exam(args?: Args): Promise<ExamHandle>;
   class(args?: Args): Promise<ClassHandle>;
@@ -143,7 +154,7 @@ export interface ExamHandle {
   quizId: string;
   owner: UserHandle;
   /** Adds examinees (POST exam:users) as `by`, the owner unless given: the owner may add only users it may read. */
-  examinees(users: Caller[], by?: Caller): Promise<void>;
+  examinees(users: Member[], by?: Caller): Promise<void>;
   /**
    * Saves the exam's journey graph and publishes it (PUT exam:journey:graph, POST
    * exam:journey:publish); returns the journey's id. The owner needs the journeys feature.
@@ -164,8 +175,8 @@ export interface CompetencyHandle {
   /** Replaces its assignment (departments, members or all). */
   assign(args: Args): Promise<void>;
   requirement(type: string, args?: Args): Promise<string>;
-  /** Records a user's progress on a requirement, as `by` (the user itself by default). */
-  progress(requirement: string, user: Caller, status: string, args?: Args, by?: Caller): Promise<void>;
+  /** Records a user's progress on a requirement, as `by` (by default the user itself, then a caller). */
+  progress(requirement: string, user: Member, status: string, args?: Args, by?: Caller): Promise<void>;
 }
 
 const HOUR = 3_600_000;
@@ -209,9 +220,6 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
       const { organization } = args;
       return (await self.quizSet(organization === undefined ? {} : { organization })).exam(args);
     },
-    async addExaminees(exam, users) {
-      await addExamUsers(await ctx(), { exam, users });
-    },
     async question(externalId = `q-${next()}`, args = {}) {
       return (await upsertQuestion(await ctx(), { id: externalId, type: 'generic', content: externalId, answer: 'a', ...args })).question.id;
     },
@@ -251,6 +259,19 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     async attachTag(type, contentId, tag) {
       await attachTag(await ctx(), type, { [type]: contentId, tag });
     },
+    async examinees(exam, users) {
+      await addExamUsers(await ctx(), { exam, users: users.map((u) => u.user.id) });
+    },
+    async assign(quiz, questions, args = {}) {
+      await assignQuestions(await ctx(), { quiz, questions, ...args });
+    },
+    async journeyDraft(exam, nodes, settings = {}) {
+      return (await saveJourneyGraph(await ctx(), { exam, nodes, settings })).journey.id;
+    },
+    async journey(exam, nodes, settings = {}) {
+      await self.journeyDraft(exam, nodes, settings);
+      return (await publishJourney(await ctx(), { exam })).journey;
+    },
   };
   return self;
 }
@@ -263,6 +284,9 @@ function organizationHandle(t: TestApp, owner: UserHandle, id: string): Organiza
     members: (users, args = {}) => owner.addMembers(id, users, args),
     async department(title = `Department ${next()}`, args = {}) {
       return (await createDepartment(await owner.ctx(), { organization: id, title, ...args })).id;
+    },
+    async leaders(department, users) {
+      await updateDepartment(await owner.ctx(), { organization: id, department, leaders: users.map((u) => u.user.id) });
     },
     quizSet: (args = {}) => owner.quizSet(inOrganization(args)),
     exam: (args = {}) => owner.exam(inOrganization(args)),
@@ -291,9 +315,7 @@ function quizSetHandle(t: TestApp, owner: UserHandle, id: string, organizationId
       await self.assign([question]);
       return question;
     },
-    async assign(questions, args = {}) {
-      await assignQuestions(await owner.ctx(), { quiz: id, questions, ...args });
-    },
+    assign: (questions, args = {}) => owner.assign(id, questions, args),
     async settings(args) {
       await updateQuizSettings(await owner.ctx(), { quiz: id, ...args });
     },
@@ -311,13 +333,8 @@ function examHandle(t: TestApp, owner: UserHandle, id: string, quizId: string): 
     id,
     quizId,
     owner,
-    async examinees(users, by = owner) {
-      await addExamUsers(await contextOf(t, by), { exam: id, users: users.map((u) => u.user.id) });
-    },
-    async journey(nodes, settings = {}) {
-      await saveJourneyGraph(await owner.ctx(), { exam: id, nodes, settings });
-      return (await publishJourney(await owner.ctx(), { exam: id })).journey;
-    },
+    examinees: (users, by) => (by === undefined ? owner : userHandle(t, by)).examinees(id, users),
+    journey: (nodes, settings = {}) => owner.journey(id, nodes, settings),
     async play(user, answers = {}) {
       const ctx = () => contextOf(t, user);
       const play = await startPlay(await ctx(), { exam: id });
@@ -349,7 +366,7 @@ function competencyHandle(t: TestApp, owner: UserHandle, id: string): Competency
     async requirement(type, args = {}) {
       return (await createRequirement(await owner.ctx(), { competency: id, type, ...args })).requirement.id;
     },
-    async progress(requirement, user, status, args = {}, by = user) {
+    async progress(requirement, user, status, args = {}, by = user as Caller) {
       await recordProgress(await contextOf(t, by), { requirement, user: user.user.id, status, ...args });
     },
   };

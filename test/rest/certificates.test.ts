@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { expectError } from '../helpers/expect.ts';
 import { ok } from '../helpers/quiz-seed.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from '../helpers/seed.ts';
 import { runDue } from '../../src/jobs/run.ts';
 import { asSystem } from '../../src/jobs/system.ts';
 import { expireCertificateLink } from '../../src/services/certificates/certificates.service.ts';
@@ -46,11 +46,9 @@ async function gqlOk(query: string, variables: Record<string, unknown>, as: Call
 }
 
 let questionCount = 0;
-async function question(type = 'generic', answers = ['right']): Promise<string> {
-  const row = await t.db.prisma.question.create({
-    data: { id: newId('Question'), externalId: `cq${++questionCount}`, scope: `folder:${owner.user.id}:/API`, ownerId: owner.user.id, type, content: 'Q', answers },
-  });
-  return row.id;
+/** A question of the owner; `answer` is its correct answer (a model answer for free text, which is graded by hand). */
+async function question(type = 'generic', answer = 'right'): Promise<string> {
+  return seed(t).as(owner).question(`cq${++questionCount}`, { type, content: 'Q', answer });
 }
 
 interface ExamSetup {
@@ -63,22 +61,17 @@ interface ExamSetup {
 /** An exam running now on a Quiz set graded by `grading` (default the pass/fail preset), its examinees, and its certificate settings. */
 async function certExam(setup: ExamSetup = {}): Promise<{ exam: string; quiz: string; questions: string[] }> {
   const questions = setup.questions ?? [await question()];
-  const quiz = (await ok(t, 'POST', 'quiz', { title: 'Certified quiz' }, owner)).quiz as string;
-  await ok(t, 'POST', 'quiz:questions', { quiz, questions: questions.join(',') }, owner);
-  if (setup.grading !== 'none') await ok(t, 'POST', 'quiz:settings', { quiz, grading: setup.grading ?? 'gp_passfail' }, owner);
-  const exam = newId('Exam');
+  const quiz = await seed(t).as(owner).quizSet({ title: 'Certified quiz' });
+  await quiz.assign(questions);
+  if (setup.grading !== 'none') await quiz.settings({ grading: setup.grading ?? 'gp_passfail' });
   const hour = 3600_000;
-  await t.db.prisma.exam.create({ data: { id: exam, title: 'Safety Exam', language: 'en', quizId: quiz, ownerId: owner.user.id, start: new Date(Date.now() - hour), end: new Date(Date.now() + hour) } });
-  // Examinees directly: the owner cannot see these accounts (exam:users adds only visible users).
-  for (const c of setup.examinees ?? []) await t.db.prisma.examUser.create({ data: { examId: exam, userId: c.user.id } });
+  const { id: exam } = await quiz.exam({ title: 'Safety Exam', language: 'en', start: new Date(Date.now() - hour), end: new Date(Date.now() + hour) });
+  // The owner cannot see these accounts (exam:users adds only users it may read): the administrator adds them.
+  if (setup.examinees?.length) await seed(t).admin.examinees(exam, setup.examinees);
   if (setup.certificates !== null) await gqlOk(CERTIFICATE_SETTINGS, { input: { exam, enabled: true, ...setup.certificates } }, owner);
-  await t.db.prisma.permissionRule.createMany({
-    data: [
-      { contentType: 'exam', contentId: exam, userId: reporter.user.id, level: 'report' },
-      { contentType: 'exam', contentId: exam, userId: viewer.user.id, level: 'view' },
-    ],
-  });
-  return { exam, quiz, questions };
+  await seed(t).admin.grant('exam', exam, reporter, 'report');
+  await seed(t).admin.grant('exam', exam, viewer, 'view');
+  return { exam, quiz: quiz.id, questions };
 }
 
 /** `as` plays the exam: answers each question with `response` and finishes. */
@@ -153,12 +146,10 @@ describe('eligibility and issue when a result settles', () => {
 
   it('a preset that does not decide success certifies nothing, even with a passed threshold', async () => {
     const student = await t.newCaller('certcustom');
-    const preset = await t.db.prisma.gradingPreset.create({
-      data: { id: newId('GradingPreset'), title: 'Labels', type: 'custom', ownerId: owner.user.id, grades: [{ threshold: 0, grade: 'low' }, { threshold: 50, grade: 'high' }], successfulAll: false },
-    });
+    const preset = await seed(t).as(owner).preset({ title: 'Labels', grades: [{ threshold: 0, grade: 'low' }, { threshold: 50, grade: 'high' }], successfulAll: false });
     const { exam, quiz } = await certExam({ examinees: [student], grading: 'none' });
     // A bare threshold on a labels-only preset still passes results (scoring's rule), but the preset decides nothing.
-    await t.db.prisma.quizSet.update({ where: { id: quiz }, data: { grading: preset.id, gradingThreshold: 50 } });
+    await t.db.prisma.quizSet.update({ where: { id: quiz }, data: { grading: preset, gradingThreshold: 50 } });
     const passed = await play(exam, student);
     expect((await t.db.prisma.play.findUniqueOrThrow({ where: { id: passed } })).successful).toBe(true);
     expect((await details(exam, student, owner)).body).toEqual({ play: passed, user: student.user.id, archived: false, eligible: false, certified: false });
@@ -207,7 +198,7 @@ describe('eligibility and issue when a result settles', () => {
 
   it('a result awaiting review is certified by the grade that evaluates its last answer', async () => {
     const student = await t.newCaller('certreview');
-    const essay = await question('free-text', []);
+    const essay = await question('free-text', 'A model essay');
     const { exam } = await certExam({ examinees: [student], questions: [essay], certificates: { serialNumbering: true, serialPrefix: 'R' } });
     const played = await play(exam, student, 'My essay');
     expect((await details(exam, student, owner)).body).toEqual({ play: played, user: student.user.id, archived: false, eligible: false, certified: false });
@@ -380,7 +371,7 @@ describe('permissions', () => {
     expectError(await issueAll(exam, stranger), 403, 'NOT_FOUND', 'exam');
     expectError(await t.rpc('POST', 'exam:certificates', {}, { as: owner }), 403, 'MISSING_ARGUMENT', 'exam');
     expectError(await t.rpc('GET', 'exam:certificates', { exam }, { as: owner }), 405);
-    await t.db.prisma.permissionRule.create({ data: { contentType: 'exam', contentId: exam, userId: stranger.user.id, level: 'control' } });
+    await seed(t).admin.grant('exam', exam, stranger, 'control');
     expect((await issueAll(exam, stranger)).body).toEqual({ exam, issued: 0, certificates: [] });
   });
 });

@@ -1,59 +1,55 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
-import { seeder } from '../helpers/competency-seed.ts';
-import type { Competency, Organization, User } from '../../src/generated/prisma/client.ts';
+import { seed, type CompetencyHandle, type OrganizationHandle, type UserHandle } from '../helpers/seed.ts';
+import { newId } from '../../src/ids.ts';
 import { contentResolver, registerContentResolver } from '../../src/services/competencies/content.ts';
 
 let t: TestApp;
-let org: Organization;
-let onboarding: Competency;
+let org: OrganizationHandle;
+let onboarding: CompetencyHandle;
 let reader: Caller;
 let plain: Caller;
 let outsider: Caller;
-let educator: User;
-let stranger: User;
+let educator: UserHandle;
+let stranger: UserHandle;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await createTestApp();
-  const seed = seeder(t);
-  org = await seed.organization('Library org');
+  const s = seed(t);
+  org = await s.admin.organization({ title: 'Library org' });
   reader = await t.newCaller('req-reader');
-  await seed.member(org, reader.user, { members: 'organization' });
+  await org.members([reader], { permissionMembers: 'organization' });
   plain = await t.newCaller('req-plain');
-  await seed.member(org, plain.user);
+  educator = await s.user('educator', { lastName: 'Member' });
+  await org.members([plain, educator]);
+  stranger = await s.user('stranger', { lastName: 'Member' }); // not a member: visible to the administrator only
   outsider = await t.newCaller('req-outsider');
-  educator = await seed.user('educator');
-  await seed.member(org, educator);
-  stranger = await seed.user('stranger'); // not a member: visible to the administrator only
 
-  const handbook = await seed.document(org, 'Handbook', { prefix: 'HR' });
-  const policy = await seed.document(org, 'Old policy', { archived: true });
-  const gone = await seed.document(org, 'Gone');
-  const klass = await t.db.prisma.class.create({ data: { id: 'cls_onboarding1', title: 'Onboarding day', externalId: 'CLS-1', ownerId: t.admin.user.id, organizationId: org.id } });
-  Object.assign(ids, { handbook: handbook.id, policy: policy.id, gone: gone.id, klass: klass.id });
+  const handbook = await org.document('Handbook', { prefix: 'HR' });
+  const policy = await org.document('Old policy', { archived: true });
+  const gone = await org.document('Gone');
+  const klass = await org.class({ title: 'Onboarding day', externalId: 'CLS-1' });
+  Object.assign(ids, { handbook, policy, gone, klass: klass.id });
 
-  onboarding = await seed.competency(org, 'Onboarding', { externalId: 'ONB', documentIds: [handbook.id, policy.id, gone.id], assignAll: true });
-  await seed.competency(org, 'Fire safety', { description: 'Extinguishers and exits' });
-  const c = onboarding.id;
+  onboarding = await org.competency('Onboarding', { externalId: 'ONB', documents: [handbook, policy, gone] });
+  await onboarding.assign({ all: true });
+  await org.competency('Fire safety', { description: 'Extinguishers and exits' });
   // Written out of order: the output follows the priority.
-  await seed.requirement(c, 'todo', { priority: 8, todo: { type: 'document', attachments: false, educators: [], fields: ['Document number'] } });
-  await seed.requirement(c, 'exam', { priority: 0, title: 'Entry exam', contentId: 'exm_missing', deadlineType: 'days', deadlineDays: 14 });
-  await seed.requirement(c, 'class', { priority: 1, title: 'Onboarding day', contentId: klass.id, description: 'Attend in person', optional: true });
-  await seed.requirement(c, 'class', { priority: 2, contentId: 'cls_gone' });
-  await seed.requirement(c, 'document', {
-    priority: 3,
-    contentId: handbook.id,
-    deadlineType: 'date',
-    deadlineDate: new Date('2027-01-31T00:00:00Z'),
-    documentIds: [handbook.id, gone.id],
-  });
-  await seed.requirement(c, 'document', { priority: 4, contentId: policy.id });
-  await seed.requirement(c, 'journey', { priority: 5, contentId: 'exm_start', outcomes: ['pass', 'merit'] });
-  await seed.requirement(c, 'todo', { priority: 6, todo: { type: 'default', attachments: true, educators: [educator.id], fields: [] } });
-  await seed.requirement(c, 'todo', { priority: 7, todo: { type: 'training', attachments: false, educators: [educator.id, stranger.id], fields: ['Date', 'Trainer'] } });
+  const requirement = onboarding.requirement;
+  await requirement('todo', { priority: 8, todoType: 'document', todoAttachments: false, todoFields: ['Document number'] });
+  // Requirements pointing at an exam and a class that do not exist, written directly: the service refuses them.
+  const c = onboarding.id;
+  await t.db.prisma.requirement.create({ data: { id: newId('Requirement'), competencyId: c, type: 'exam', priority: 0, title: 'Entry exam', contentId: 'exm_missing', deadlineType: 'days', deadlineDays: 14 } });
+  await requirement('class', { priority: 1, title: 'Onboarding day', content: klass.id, description: 'Attend in person', optional: true });
+  await t.db.prisma.requirement.create({ data: { id: newId('Requirement'), competencyId: c, type: 'class', priority: 2, contentId: 'cls_gone' } });
+  await requirement('document', { priority: 3, content: handbook, deadlineType: 'date', deadlineDate: '2027-01-31', documents: [handbook, gone] });
+  await requirement('document', { priority: 4, content: policy });
+  await requirement('journey', { priority: 5, content: 'exm_start', outcomes: ['pass', 'merit'] });
+  await requirement('todo', { priority: 6, todoAttachments: true });
+  await requirement('todo', { priority: 7, todoType: 'training', todoAttachments: false, todoEducators: [educator.id, stranger.id], todoFields: ['Date', 'Trainer'] });
   // A deleted document reads as missing wherever it was attached.
-  await t.db.prisma.libraryDocument.delete({ where: { id: gone.id } });
+  await t.db.prisma.libraryDocument.delete({ where: { id: gone } });
 });
 afterAll(async () => t?.close());
 
@@ -173,7 +169,7 @@ describe('GET organization:competency:requirements', () => {
     expect(r.body.requirements).toHaveLength(9);
     const bare = await t.rpc('GET', 'organization:competency:requirements', { competency: 'ONB' });
     expect([bare.status, bare.code, bare.body.error.argument]).toEqual([403, 'NOT_FOUND', 'competency']);
-    const other = await t.db.prisma.organization.create({ data: { id: 'org_othercmp00001', title: 'Other' } });
+    const other = await seed(t).admin.organization({ title: 'Other' });
     const elsewhere = await t.rpc('GET', 'organization:competency:requirements', { competency: onboarding.id, organization: other.id });
     expect([elsewhere.status, elsewhere.code]).toEqual([403, 'NOT_FOUND']);
     const missing = await t.rpc('GET', 'organization:competency:requirements', {});

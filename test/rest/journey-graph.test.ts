@@ -4,7 +4,7 @@ import { BASE_URL, createTestApp, type Caller, type RpcResult, type TestApp } fr
 import { expectError, refusedUnchanged } from '../helpers/expect.ts';
 import { newQuiz, ok } from '../helpers/quiz-seed.ts';
 import { grantExam, newExam, setFeature } from '../helpers/exam-settings-seed.ts';
-import { newId } from '../../src/ids.ts';
+import { seed } from '../helpers/seed.ts';
 import { issueCodes } from '../../src/services/journeys/graph-validation.ts';
 
 let t: TestApp;
@@ -47,8 +47,7 @@ const simple = (quiz: string) => [
 ];
 
 async function newClass(owner: Caller, title = 'Class'): Promise<string> {
-  const row = await t.db.prisma.class.create({ data: { id: newId('Class'), title, ownerId: owner.user.id } });
-  return row.id;
+  return (await seed(t).as(owner).class({ title })).id;
 }
 
 const codesOf = (r: RpcResult) => (r.body.error.issues as { code: string }[]).map((i) => i.code);
@@ -310,9 +309,9 @@ describe('PUT exam:journey:graph refuses every problem at once and saves nothing
     const me = await t.newCaller('jg-org');
     const manager = await t.newCaller('jg-org-manager');
     const modifier = await t.newCaller('jg-org-modifier');
-    const organizationId = newId('Organization');
-    await t.db.prisma.organization.create({ data: { id: organizationId, title: 'Org', ownerId: me.user.id } });
-    await t.db.prisma.department.create({ data: { id: newId('Department'), organizationId, title: 'Sales' } });
+    const org = await seed(t).as(me).organization({ title: 'Org' });
+    await org.department('Sales');
+    const organizationId = org.id;
     const exam = await newExam(t, me, { organizationId });
     await grantExam(t, exam, manager, 'admin');
     await grantExam(t, exam, modifier, 'modify');

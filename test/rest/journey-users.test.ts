@@ -122,8 +122,8 @@ describe('a user moved along exam -> condition -> wait -> end', () => {
   it('routes on the skills of the step\'s play: step.skill and node.skill, by points or percent', async () => {
     const start = await newExam([student, stranger]);
     const { questionId: question } = await t.db.prisma.quizItem.findFirstOrThrow({ where: { quiz: { exams: { some: { id: start } } } } });
-    const skill = await t.db.prisma.skill.create({ data: { id: newId('Skill'), ownerId: owner.user.id, identifier: 'alg', title: 'Algebra' } });
-    await t.db.prisma.questionSkill.create({ data: { questionId: question, skillId: skill.id } });
+    const skill = await seed(t).as(owner).skill({ identifier: 'alg', title: 'Algebra' });
+    await seed(t).as(owner).attachSkill(question, skill);
     const rule = (field: ConditionRule['field'], param: string, measure: ConditionRule['measure'], value: number): ConditionRule => ({ field, param, measure, operator: 'gte', value });
     await publishedJourney(start, [
       { node: 'start', type: 'start', config: { complete_on: 'finish' }, next: { done: 'c' } },
@@ -143,7 +143,7 @@ describe('a user moved along exam -> condition -> wait -> end', () => {
     const unskilled = await state(start, owner, stranger);
     expect(unskilled.body).toMatchObject({ status: 'completed', outcome: 'unskilled' });
     expect(unskilled.body.history[0].skills).toEqual({ alg: { points: 0, percent: 0 } });
-    await t.db.prisma.questionSkill.delete({ where: { questionId_skillId: { questionId: question, skillId: skill.id } } });
+    await t.db.prisma.questionSkill.delete({ where: { questionId_skillId: { questionId: question, skillId: skill } } });
   });
 
   it('reads: the user themselves, the owner; a stranger learns nothing; an exam without journey answers NO_JOURNEY', async () => {
@@ -173,10 +173,10 @@ describe('class steps', () => {
   it('enrol on entry, complete when the class work is handed in, and stop on a removed or unrenewable membership', async () => {
     const [learner, leaver, lapsed] = (await Promise.all(['class-learner', 'class-leaver', 'class-lapsed'].map((name) => t.newCaller(name)))) as [Caller, Caller, Caller];
     const start = await newExam([learner, leaver, lapsed]);
-    const classId = newId('Class');
-    await t.db.prisma.class.create({ data: { id: classId, title: 'Induction', ownerId: owner.user.id } });
-    const assignment = newId('ClassAssignment');
-    await t.db.prisma.classAssignment.create({ data: { id: assignment, classId, title: 'Task', starts: new Date(Date.now() - 86_400_000), ends: new Date(Date.now() + 86_400_000) } });
+    const induction = await seed(t).as(owner).class({ title: 'Induction' });
+    const classId = induction.id;
+    const assignment = await induction.assignment({ title: 'Task' });
+    // An expired membership: the service accepts only expiries in the future.
     await t.db.prisma.classMember.create({ data: { classId, userId: lapsed.user.id, approved: true, expiresAt: new Date(Date.now() - 1000) } });
     await publishedJourney(start, [
       { node: 'start', type: 'start', config: { complete_on: 'finish' }, next: { done: 'c' } },
@@ -347,6 +347,7 @@ describe('timers', () => {
       ]);
       const began = new Date(Date.now() - 10 * 60_000);
       const due = new Date(began.getTime() + 5 * 60_000);
+      // Users already waiting since ten minutes ago, in bulk: the statement count needs the rows, not the way in.
       const users = Array.from({ length: n }, (_, i) => ({ id: newId('User'), username: `${journey}-${i}`, email: `w${i}@example.com`, passwordHash: 'x', firstName: 'W', lastName: String(i), fullName: `W ${i}`, displayName: `W ${i}` }));
       await t.db.prisma.user.createMany({ data: users });
       await t.db.prisma.journeyUser.createMany({ data: users.map((u) => ({ journeyId: journey, userId: u.id, status: 'waiting', node: 'w', waitUntil: due, dueAt: due, timeStart: began })) });

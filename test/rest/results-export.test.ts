@@ -4,6 +4,7 @@ import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/a
 import { expectError } from '../helpers/expect.ts';
 import { ok, newQuestion } from '../helpers/quiz-seed.ts';
 import { enterValue, grantExam, newExam, setFeature } from '../helpers/exam-settings-seed.ts';
+import { seed } from '../helpers/seed.ts';
 import { newId } from '../../src/ids.ts';
 import { runDue } from '../../src/jobs/run.ts';
 import { asSystem } from '../../src/jobs/system.ts';
@@ -21,11 +22,14 @@ afterAll(async () => t?.close());
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-/** An examinee of the exam, created by `me` (so `me` may see it) unless `by` says otherwise. */
+/**
+ * An examinee of the exam, created by `me` (so `me` may see it and adds it) unless `by` says
+ * otherwise (then the administrator adds it).
+ */
 async function examinee(exam: string, username: string, names: { first: string; last: string }, by: Caller | null = me): Promise<Caller> {
   const c = await t.newCaller(username, by ? { createdBy: by } : {});
   const user = await t.db.prisma.user.update({ where: { id: c.user.id }, data: { firstName: names.first, lastName: names.last, fullName: `${names.first} ${names.last}` } });
-  await t.db.prisma.examUser.create({ data: { examId: exam, userId: c.user.id } });
+  await seed(t).as(by ?? t.admin).examinees(exam, [c]);
   return { ...c, user };
 }
 
@@ -42,6 +46,7 @@ interface PlaySeed {
   successful?: boolean | null;
 }
 
+/** A result written directly: its timestamps are fixed in the past and its points, grade and status chosen, which the player cannot do. */
 async function play(exam: string, user: Caller, seed: PlaySeed = {}) {
   const row = await t.db.prisma.exam.findUniqueOrThrow({ where: { id: exam } });
   const status = seed.status ?? 'finished';
@@ -75,11 +80,8 @@ async function play(exam: string, user: Caller, seed: PlaySeed = {}) {
 async function questionsOf(exam: string, ids: string[]): Promise<string[]> {
   const row = await t.db.prisma.exam.findUniqueOrThrow({ where: { id: exam } });
   const out: string[] = [];
-  for (const [i, id] of ids.entries()) {
-    const q = await newQuestion(t, me, id);
-    await t.db.prisma.quizItem.create({ data: { quizId: row.quizId, questionId: q, position: i } });
-    out.push(q);
-  }
+  for (const id of ids) out.push(await newQuestion(t, me, id));
+  await seed(t).as(me).assign(row.quizId, out);
   return out;
 }
 
@@ -312,8 +314,8 @@ describe('the columns follow the export settings', () => {
   it('stats, skills, answers, points, suspicion, custom fields, gender and journey, read back from XLSX', async () => {
     const exam = await newExam(t, me);
     const [q1, q2] = await questionsOf(exam, ['Q-one', 'Q-two']);
-    const skill = await t.db.prisma.skill.create({ data: { id: newId('Skill'), ownerId: me.user.id, identifier: 'alg', title: 'Algebra' } });
-    await t.db.prisma.questionSkill.create({ data: { questionId: q1!, skillId: skill.id } });
+    const skill = await seed(t).as(me).skill({ identifier: 'alg', title: 'Algebra' });
+    await seed(t).as(me).attachSkill(q1!, skill);
     await ok(t, 'POST', 'exam:fields', { exam, phone: 'Mobile', fields: JSON.stringify([{ label: 'Code' }, { label: 'Group', type: 'select', options: ['A', 'B'] }]) }, me);
     await setFeature(t, me, 'privileged_fields', true);
     await ok(t, 'POST', 'exam:settings', { exam, export_stats: true, export_answers: true, export_points: true, export_suspicion: true, export_gender: true, export_journey: true }, me);
@@ -351,7 +353,7 @@ describe('the columns follow the export settings', () => {
     // Both questions now train the skill. A skill's unanswered question counts 0 of its maximum
     // (1, the question's default), as in the play's totals: Ben 1 of 1 + 2, Eva 1 + 1 of 1 + 2.
     const ben = await examinee(exam, 'col-ben', { first: 'Ben', last: 'Nagy' });
-    await t.db.prisma.questionSkill.create({ data: { questionId: q2!, skillId: skill.id } });
+    await seed(t).as(me).attachSkill(q2!, skill);
     await play(exam, ben, { points: [3, 2], questions: [q1!, q2!], answers: [{ question: q2!, response: 'yes', points: 1, max: 2 }] });
     const both = await table({ exam, format: 'xlsx' });
     const skillOf = (name: string) => col(both.header, both.rows.find((r) => r[1] === name)!, 'Skill (%): Algebra');
@@ -385,13 +387,14 @@ describe('the columns follow the export settings', () => {
     ];
     expect((await table({ exam, format: 'csv' })).header).not.toContain('Journey');
     const nodes = [{ node: 'start', type: 'start', config: { complete_on: 'finish' }, next: { done: null } }];
-    const journey = await t.db.prisma.journey.create({ data: { id: newId('Journey'), examId: exam, settings: {}, nodes, version: 0 } });
+    await seed(t).as(me).journeyDraft(exam, nodes);
     expect((await table({ exam, format: 'csv' })).header).not.toContain('Journey');
-    await t.db.prisma.journey.update({ where: { id: journey.id }, data: { version: 1, published: { schema: 1, settings: {}, nodes }, publishedAt: new Date() } });
+    const journey = await seed(t).as(me).journey(exam, nodes);
+    // Places in the journey written directly: no play here reaches an error of the start step.
     await t.db.prisma.journeyUser.createMany({
       data: [
-        { journeyId: journey.id, userId: done.user.id, status: 'completed', outcome: 'passed', run: 1, timeStart: new Date() },
-        { journeyId: journey.id, userId: stuck.user.id, status: 'error', error: 'content-locked', run: 1, node: 'start', timeStart: new Date() },
+        { journeyId: journey, userId: done.user.id, status: 'completed', outcome: 'passed', run: 1, timeStart: new Date() },
+        { journeyId: journey, userId: stuck.user.id, status: 'error', error: 'content-locked', run: 1, node: 'start', timeStart: new Date() },
       ],
     });
     const { header, rows } = await table({ exam, format: 'csv' });
@@ -452,6 +455,8 @@ describe('many examinees', () => {
       const [first, last] = names[i % 3]!.split(' ');
       return { id: newId('User'), username: `many-${i}`, email: `many-${i}@example.com`, passwordHash: '-', firstName: first!, lastName: last!, fullName: names[i % 3]!, displayName: first!, createdById: me.user.id };
     });
+    // 1203 accounts and examinees in bulk: through the services they would take most of the file's
+    // time (exam:users takes 1000 a call and costs seconds here), and the export reads them the same.
     await t.db.prisma.user.createMany({ data: users });
     await t.db.prisma.examUser.createMany({ data: users.map((u) => ({ examId: exam, userId: u.id })) });
     const { rows } = await table({ exam, format: 'csv' });

@@ -687,7 +687,7 @@ describe('user:login', () => {
     const u = await createUser();
     const theirs = await newExam(t, other);
     // The administrator adds the user (the exam's owner does not see it).
-    await seed(t).admin.addExaminees(theirs, [u.user]);
+    await seed(t).admin.examinees(theirs, [{ user: { id: u.user } }]);
     await refused(() => t.rpc('POST', 'user:login', { user: u.user, exam: theirs }, { as: boss }), 403, 'NOT_FOUND', 'exam');
   });
 
