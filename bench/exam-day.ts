@@ -20,7 +20,9 @@
  * Peak RSS is that of this process (service and generator together), sampled every 100 ms.
  *
  * BENCH_PROFILE=start (or answer, finish) writes a CPU profile of the service's thread during that
- * phase alone to .scratch/ (read it with bench/profile-summary.ts).
+ * phase alone to .scratch/ (read it with bench/profile-summary.ts). BENCH_STATEMENTS=start (or
+ * answer, finish), on the embedded database, prints the statements of that phase by kind: how
+ * many, and the time the database spent on them.
  */
 import './production.ts';
 import { randomBytes } from 'node:crypto';
@@ -94,8 +96,42 @@ const drive = (phase: Phase) =>
     worker.postMessage(phase);
   });
 
+/**
+ * The embedded database's statements while `fn` runs, by kind (their first 100 characters): how
+ * many ran and the milliseconds each kind took, the most expensive first.
+ */
+async function statementCensus<T>(fn: () => Promise<T>): Promise<T> {
+  const pglite = service.pglite!;
+  const kinds = new Map<string, { count: number; ms: number }>();
+  const { query, exec } = pglite;
+  const timed = <F extends (...args: any[]) => Promise<unknown>>(original: F) =>
+    (async (sql: string, ...rest: unknown[]) => {
+      const started = performance.now();
+      try {
+        return await original.call(pglite, sql, ...rest);
+      } finally {
+        const kind = sql.replace(/\s+/g, ' ').slice(0, 100);
+        const entry = kinds.get(kind) ?? { count: 0, ms: 0 };
+        entry.count++;
+        entry.ms += performance.now() - started;
+        kinds.set(kind, entry);
+      }
+    }) as unknown as F;
+  pglite.query = timed(query);
+  pglite.exec = timed(exec);
+  try {
+    return await fn();
+  } finally {
+    pglite.query = query;
+    pglite.exec = exec;
+    console.log('statements of the phase (count, total ms; times include waiting for the one connection):');
+    for (const [kind, { count, ms }] of [...kinds].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`${String(count).padStart(7)} ${ms.toFixed(0).padStart(8)} ms  ${kind}`);
+  }
+}
+
 /** Drives a phase; with BENCH_PROFILE naming it, under the V8 profiler of this (the service's) thread. */
 async function run(phase: Phase): Promise<PhaseResult> {
+  if (process.env.BENCH_STATEMENTS === phase.kind && service.pglite) return statementCensus(() => drive(phase));
   if (process.env.BENCH_PROFILE !== phase.kind) return drive(phase);
   const session = new Session();
   session.connect();
