@@ -15,13 +15,13 @@
  * - metrics endpoints (the contract does not define them).
  */
 import type { Argument, HttpMethod, Operation } from './operations/types.ts';
-import { documentA } from './operations/document-a.ts';
-import { documentB, documentBAdditions } from './operations/document-b.ts';
+import { accountOperations } from './operations/accounts.ts';
+import { assessmentOperations, assessmentAdditions } from './operations/assessments.ts';
 import { text } from './operations/build.ts';
 
 export type { Area, Argument, HttpMethod, Operation, OutputField, OutputType, TextFormat, ValueType } from './operations/types.ts';
-export { PERMISSION_LEVELS, PERMISSION_PREFIXES, TAGGABLE_TYPES } from './operations/document-a.ts';
-export { NOT_SHOWN_ENDPOINTS } from './operations/document-b.ts';
+export { PERMISSION_LEVELS, PERMISSION_PREFIXES, TAGGABLE_TYPES } from './operations/accounts.ts';
+export { NOT_SHOWN_ENDPOINTS } from './operations/assessments.ts';
 
 /** Canonical method order (also the order used by `allowedMethods`, e.g. for `Allow`). */
 export const HTTP_METHODS: readonly HttpMethod[] = Object.freeze(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -43,10 +43,10 @@ export const COMMON_ARGUMENTS: readonly Argument[] = Object.freeze(
 const key = (method: string, endpoint: string): string => `${method.toUpperCase()} ${endpoint}`;
 
 /** Every operation the contract defines (194), in its order. */
-export const documentedOperations: readonly Operation[] = Object.freeze([...documentA, ...documentB]);
+export const documentedOperations: readonly Operation[] = Object.freeze([...accountOperations, ...assessmentOperations]);
 
 /** Operations this service adds where the contract names an endpoint but does not define it (marked `addition`). */
-export const additions: readonly Operation[] = Object.freeze([...documentBAdditions]);
+export const additions: readonly Operation[] = Object.freeze([...assessmentAdditions]);
 
 /** What the router serves: the documented operations and the additions. */
 export const operations: readonly Operation[] = Object.freeze([...documentedOperations, ...additions]);

@@ -28,6 +28,9 @@ import {
 } from '../fixtures/contract-documents.ts';
 
 // ---------------------------------------------------------------------------
+/** The catalogue's name for each part of the contract the fixture copies. */
+const PART_OF = { A: 'accounts', B: 'assessments' } as const;
+
 // The facts of the contract documents, as the fixture copies them
 // ---------------------------------------------------------------------------
 
@@ -46,10 +49,10 @@ const docs: Doc[] = [
 const isTemplated = (endpoint: string) => endpoint.includes('<');
 const pairKey = (method: string, endpoint: string) => `${method} ${endpoint}`;
 
-/** Prefixes from the "Path prefix" column of the permission table of Document A. */
+/** Prefixes from the "Path prefix" column of the contract's permission table. */
 const permissionPrefixesFromDoc = (): string[] => permissionTable.map((row) => row[2]);
 
-/** Taggable types from "For each taggable type (...)" in Document A ("Quiz set using parameter quiz" -> quiz). */
+/** Taggable types from "For each taggable type (...)" in the contract ("Quiz set using parameter quiz" -> quiz). */
 function taggableTypesFromDoc(): string[] {
   return taggableTypeList.split(',').map((s) => {
     const item = s.trim();
@@ -101,8 +104,8 @@ const names = (o: Operation) => o.arguments.map((a) => a.name);
 describe('operation catalogue', () => {
   it('has 194 operations', () => {
     expect(operations).toHaveLength(194);
-    expect(operations.filter((o) => o.document === 'A')).toHaveLength(138);
-    expect(operations.filter((o) => o.document === 'B')).toHaveLength(56);
+    expect(operations.filter((o) => o.part === 'accounts')).toHaveLength(138);
+    expect(operations.filter((o) => o.part === 'assessments')).toHaveLength(56);
   });
 
   it('has no duplicate method + endpoint pair', () => {
@@ -139,9 +142,9 @@ describe('operation catalogue', () => {
     const wrong = operations
       .filter((o) => {
         const s = stated.get(pairKey(o.method, o.endpoint));
-        return !s || s.document !== o.document || s.section !== o.section;
+        return !s || PART_OF[s.document] !== o.part || s.section !== o.section;
       })
-      .map((o) => `${o.method} ${o.endpoint} (${o.document} / ${o.section})`);
+      .map((o) => `${o.method} ${o.endpoint} (${o.part} / ${o.section})`);
     expect(wrong).toEqual([]);
   });
 
@@ -196,9 +199,9 @@ describe('operation catalogue', () => {
   });
 
   it('finds operations by method and endpoint', () => {
-    expect(findOperation('GET', 'user:me')).toMatchObject({ document: 'A', section: 'Users', area: 'foundation' });
+    expect(findOperation('GET', 'user:me')).toMatchObject({ part: 'accounts', section: 'Users', area: 'foundation' });
     expect(findOperation('post', 'organization:webhook:trigger')).toMatchObject({ area: 'organizations' });
-    expect(findOperation('PUT', 'exam:journey:graph')).toMatchObject({ document: 'B', area: 'journeys' });
+    expect(findOperation('PUT', 'exam:journey:graph')).toMatchObject({ part: 'assessments', area: 'journeys' });
     expect(findOperation('DELETE', 'quiz:results:play')).toMatchObject({ area: 'results' });
     expect(findOperation('PUT', 'organization:webhook')).toBeUndefined();
     expect(findOperation('GET', 'unknown')).toBeUndefined();

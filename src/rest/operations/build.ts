@@ -76,7 +76,7 @@ const freezeArgument = (a: Argument): Argument => Object.freeze({ ...a, ...(a.fi
 
 /** One operation per method of an endpoint, frozen, with the same arguments and output. */
 export function op(
-  where: { document: 'A' | 'B'; section: string; area: Area },
+  where: { part: 'accounts' | 'assessments'; section: string; area: Area },
   endpoint: string,
   methods: HttpMethod | readonly HttpMethod[],
   shape: {

@@ -70,7 +70,8 @@ export interface Operation {
   method: HttpMethod;
   /** Endpoint path, e.g. `class:members`. */
   endpoint: string;
-  document: 'A' | 'B';
+  /** The part of the contract it belongs to: accounts and access, or assessments. */
+  part: 'accounts' | 'assessments';
   /** The group of operations it belongs to (an OpenAPI tag), e.g. `Users`. */
   section: string;
   /** the issue area that implements it */

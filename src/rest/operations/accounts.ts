@@ -28,13 +28,13 @@ export const TAGGABLE_TYPES = Object.freeze([...taggableTypes]);
 
 export const PERMISSION_LEVELS = levels;
 
-const test = { document: 'A', section: 'Test', area: 'foundation' } as const;
-const users = { document: 'A', section: 'Users', area: 'foundation' } as const;
-const classes = { document: 'A', section: 'Classes', area: 'organizations' } as const;
-const orgs = { document: 'A', section: 'Organizations', area: 'organizations' } as const;
-const integrations = { document: 'A', section: 'Integrations', area: 'foundation' } as const;
-const permissions = { document: 'A', section: 'Content permissions and transfer', area: 'permissions' } as const;
-const tags = { document: 'A', section: 'Tags', area: 'permissions' } as const;
+const test = { part: 'accounts', section: 'Test', area: 'foundation' } as const;
+const users = { part: 'accounts', section: 'Users', area: 'foundation' } as const;
+const classes = { part: 'accounts', section: 'Classes', area: 'organizations' } as const;
+const orgs = { part: 'accounts', section: 'Organizations', area: 'organizations' } as const;
+const integrations = { part: 'accounts', section: 'Integrations', area: 'foundation' } as const;
+const permissions = { part: 'accounts', section: 'Content permissions and transfer', area: 'permissions' } as const;
+const tags = { part: 'accounts', section: 'Tags', area: 'permissions' } as const;
 
 const USER = 'user, name, status:boolean, exam:boolean';
 const PERMISSION_HASH = 'permission{organization, content, members}';
@@ -51,7 +51,7 @@ const REQUIREMENT = [
 ].join(', ');
 const CONTENT = 'content{type, code, id:string/null}';
 
-export const documentA: readonly Operation[] = [
+export const accountOperations: readonly Operation[] = [
   ...op(test, 'test:app', ['GET', 'POST'], { output: 'version, language, app, user, status:boolean' }),
 
   ...op(users, 'users', 'GET', { input: paging, output: 'users[user, name]' }),

@@ -20,21 +20,21 @@ import * as settingsIn from '../../services/exams/settings.schemas.ts';
  * Deliberately absent: nothing. GET/POST `exam:round`, POST `exam:certificates` and GET
  * `exam:journey` ("Further endpoints referred to above ...: not shown"), and GET
  * `exam:journey:user` (the journey user-state record, whose path and method are not shown) are
- * this service's additions (`documentBAdditions`, described in their prose in the reference,
+ * this service's additions (`assessmentAdditions`, described in their prose in the reference,
  * /api/docs).
  */
 
 /** Named by the contract with methods, but not defined there; the table leaves them out. */
 export const NOT_SHOWN_ENDPOINTS = Object.freeze(['exam:journey', 'exam:round', 'exam:certificates'] as const);
 
-const exams = { document: 'B', section: 'Exams', area: 'exams' } as const;
-const settings = { document: 'B', section: 'Exam settings', area: 'exams' } as const;
-const fields = { document: 'B', section: 'Exam user data fields', area: 'exams' } as const;
-const journeys = { document: 'B', section: 'Exam journeys', area: 'journeys' } as const;
-const results = { document: 'B', section: 'Results and certificates', area: 'results' } as const;
-const quiz = { document: 'B', section: 'Quiz sets', area: 'quiz' } as const;
-const presets = { document: 'B', section: 'Grading presets', area: 'quiz' } as const;
-const questions = { document: 'B', section: 'Questions', area: 'quiz' } as const;
+const exams = { part: 'assessments', section: 'Exams', area: 'exams' } as const;
+const settings = { part: 'assessments', section: 'Exam settings', area: 'exams' } as const;
+const fields = { part: 'assessments', section: 'Exam user data fields', area: 'exams' } as const;
+const journeys = { part: 'assessments', section: 'Exam journeys', area: 'journeys' } as const;
+const results = { part: 'assessments', section: 'Results and certificates', area: 'results' } as const;
+const quiz = { part: 'assessments', section: 'Quiz sets', area: 'quiz' } as const;
+const presets = { part: 'assessments', section: 'Grading presets', area: 'quiz' } as const;
+const questions = { part: 'assessments', section: 'Questions', area: 'quiz' } as const;
 
 const EXAM_RECORD = [
   'exam, id:string/null, title, description?, language, quiz, active:boolean',
@@ -86,7 +86,7 @@ const QUIZ_RECORD = 'quiz, id:string/null, title, language, description?, mode, 
 const QUIZ_SETTINGS_RECORD = 'quiz, shuffle:boolean, timelimit:integer/null, roundtime:integer/null, grading, grading_threshold?:number';
 
 /** Operations this service adds where the contract names an endpoint without defining it. */
-export const documentBAdditions: readonly Operation[] = [
+export const assessmentAdditions: readonly Operation[] = [
   ...op(exams, 'exam:round', 'GET', {
     input: examIn.examRef,
     output: 'exam, round:integer, start:datetime, frozen:boolean, results:integer, rounds[round:integer, start:datetime, end:datetime, results:integer]',
@@ -123,7 +123,7 @@ export const documentBAdditions: readonly Operation[] = [
   }),
 ];
 
-export const documentB: readonly Operation[] = [
+export const assessmentOperations: readonly Operation[] = [
   ...op(exams, 'exams', 'GET', {
     input: paging.extend(examIn.listExams.shape),
     output: 'exams[exam, id:string/null, title, active:boolean]',
