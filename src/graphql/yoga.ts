@@ -79,7 +79,6 @@ function negotiate(accept: string): JsonMediaType | undefined {
   return undefined;
 }
 
-/** Query parameters may carry credentials (`app`, `secret`, `assume`); most calls have none to parse. */
 /** yoga's result processor builds a fetch Response; this one just keeps what it was given. */
 class CapturedResponse {
   constructor(
