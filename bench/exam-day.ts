@@ -32,7 +32,7 @@ import { cpus, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { sha256 } from '../src/auth/secrets.ts';
 import { newId } from '../src/ids.ts';
-import { countStatements } from '../test/helpers/sql-counter.ts';
+import { countStatements, watchPGlite } from '../test/helpers/sql-counter.ts';
 import type { Examinee, Phase, PhaseResult } from './exam-day-client.ts';
 import { percentile, startBenchService } from './service.ts';
 
@@ -101,29 +101,21 @@ const drive = (phase: Phase) =>
  * many ran and the milliseconds each kind took, the most expensive first.
  */
 async function statementCensus<T>(fn: () => Promise<T>): Promise<T> {
-  const pglite = service.pglite!;
   const kinds = new Map<string, { count: number; ms: number }>();
-  const { query, exec } = pglite;
-  const timed = <F extends (...args: any[]) => Promise<unknown>>(original: F) =>
-    (async (sql: string, ...rest: unknown[]) => {
-      const started = performance.now();
-      try {
-        return await original.call(pglite, sql, ...rest);
-      } finally {
-        const kind = sql.replace(/\s+/g, ' ').slice(0, 100);
-        const entry = kinds.get(kind) ?? { count: 0, ms: 0 };
-        entry.count++;
-        entry.ms += performance.now() - started;
-        kinds.set(kind, entry);
-      }
-    }) as unknown as F;
-  pglite.query = timed(query);
-  pglite.exec = timed(exec);
+  const restore = watchPGlite(service.pglite!, (sql) => {
+    const started = performance.now();
+    return () => {
+      const kind = String(sql).replace(/\s+/g, ' ').slice(0, 100);
+      const entry = kinds.get(kind) ?? { count: 0, ms: 0 };
+      entry.count++;
+      entry.ms += performance.now() - started;
+      kinds.set(kind, entry);
+    };
+  });
   try {
     return await fn();
   } finally {
-    pglite.query = query;
-    pglite.exec = exec;
+    restore();
     console.log('statements of the phase (count, total ms; times include waiting for the one connection):');
     for (const [kind, { count, ms }] of [...kinds].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`${String(count).padStart(7)} ${ms.toFixed(0).padStart(8)} ms  ${kind}`);
   }

@@ -36,36 +36,41 @@ export async function countStatements<T>(t: TestApp, fn: () => Promise<T>): Prom
   }
 }
 
-type Note = (sql: unknown) => void;
+/** Told of each statement as it is sent; what it returns, if anything, is called once the statement is done. */
+type Note = (sql: unknown) => void | (() => void);
 
-/** Replaces `query` and `exec` of a PGlite instance or transaction by counting versions. */
+/** Replaces `query` and `exec` of a PGlite instance or transaction by noting versions. */
 function watchQueries(target: Pick<PGlite, 'query' | 'exec'>, note: Note): void {
-  const { query, exec } = target;
-  target.query = ((sql: string, ...rest: unknown[]) => {
-    note(sql);
-    return (query as (...a: unknown[]) => unknown).call(target, sql, ...rest);
-  }) as PGlite['query'];
-  target.exec = ((sql: string, ...rest: unknown[]) => {
-    note(sql);
-    return (exec as (...a: unknown[]) => unknown).call(target, sql, ...rest);
-  }) as PGlite['exec'];
+  const noted =
+    (original: (...a: unknown[]) => Promise<unknown>) =>
+    (sql: string, ...rest: unknown[]) => {
+      const done = note(sql);
+      const result = original.call(target, sql, ...rest);
+      return done ? result.finally(done) : result;
+    };
+  target.query = noted(target.query as never) as PGlite['query'];
+  target.exec = noted(target.exec as never) as PGlite['exec'];
 }
 
-function watchPGlite(db: PGlite, note: Note): () => void {
+/**
+ * Notes every statement of an embedded database until the returned function is called, those of
+ * its transactions included (with the BEGIN and COMMIT or ROLLBACK PGlite sends itself).
+ */
+export function watchPGlite(db: PGlite, note: Note): () => void {
   const transaction = db.transaction;
   watchQueries(db, note);
   // PGlite sends BEGIN and COMMIT (or ROLLBACK) itself; the statements between go through `tx`.
   db.transaction = (<R>(callback: (tx: Transaction) => Promise<R>) =>
     transaction.call(db, (tx: Transaction) => {
-      note('BEGIN');
+      note('BEGIN')?.();
       watchQueries(tx, note);
       return callback(tx).then(
         (result) => {
-          note(tx.closed ? 'ROLLBACK' : 'COMMIT');
+          note(tx.closed ? 'ROLLBACK' : 'COMMIT')?.();
           return result;
         },
         (error: unknown) => {
-          note('ROLLBACK');
+          note('ROLLBACK')?.();
           throw error;
         },
       );
