@@ -16,7 +16,7 @@ const integrationRef = z.object({ integration: text(1, 64) });
 export const createUserCommand: Command = {
   synopsis: 'create-user --username U --email E --first-name F --last-name L [--admin] [--password P]',
   summary: '    Creates a user. Without --password, one is generated and printed once.\n    --admin makes the user an instance administrator.',
-  async run(argv) {
+  async run(argv, io) {
     const values = parse(argv, {
       username: { type: 'string' },
       email: { type: 'string' },
@@ -32,7 +32,7 @@ export const createUserCommand: Command = {
       ['username', 'email', 'firstName', 'lastName'],
     );
     const password = input.password ?? randomToken(16);
-    const user = await withPlatform(async (platform) => {
+    const user = await withPlatform(io, async (platform) => {
       if (await platform.db.user.findUnique({ where: { username: input.username }, select: { id: true } })) {
         throw new RefusedError(`username '${input.username}' is already taken`);
       }
@@ -52,16 +52,16 @@ export const createUserCommand: Command = {
 export const createIntegrationCommand: Command = {
   synopsis: 'create-integration --owner <username or usr_ id> --title T',
   summary: '    Creates an API integration owned by that user and prints its app and secret once.',
-  async run(argv) {
+  async run(argv, io) {
     const values = parse(argv, { owner: { type: 'string' }, title: { type: 'string' } });
     if (values.help) return commandHelp(this);
     const { owner: ownerRef, title } = validate(integrationInput, { owner: values.owner, title: values.title }, ['owner', 'title']);
-    const created = await withPlatform(async (platform) => {
+    const created = await withPlatform(io, async (platform) => {
       // An identification string first: a username may look like one, an id is never a username.
       const owner =
         (await platform.db.user.findUnique({ where: { id: ownerRef } })) ?? (await platform.db.user.findUnique({ where: { username: ownerRef } }));
       if (!owner) throw new RefusedError(`no user with username or identification string '${ownerRef}'`);
-      if (!owner.enabled) process.stderr.write(`warning: ${owner.username} is disabled; the credentials work once the user is enabled\n`);
+      if (!owner.enabled) io.stderr(`warning: ${owner.username} is disabled; the credentials work once the user is enabled\n`);
       return createApiIntegration(platform, owner, title);
     });
     return (
@@ -76,11 +76,11 @@ export const rotateSecretCommand: Command = {
   summary:
     "    Replaces an integration's secret (an LTI 1.3 integration: its key pair) and prints the new one.\n" +
     '    The previous secret stops working at once; the app id stays.',
-  async run(argv) {
+  async run(argv, io) {
     const values = parse(argv, { integration: { type: 'string' } });
     if (values.help) return commandHelp(this);
     const { integration: ref } = validate(integrationRef, { integration: values.integration }, ['integration']);
-    const { integration, keys } = await withPlatform((platform) => rotateIntegrationKeysAsSystem(asSystem(platform), ref));
+    const { integration, keys } = await withPlatform(io, (platform) => rotateIntegrationKeysAsSystem(asSystem(platform), ref));
     const { pem, ...oneLine } = keys;
     return (
       fieldLines({ integration: integration.id, ...oneLine }) +

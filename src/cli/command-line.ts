@@ -8,6 +8,19 @@ import { loadSecretKey } from '../auth/secret-key.ts';
 import { createPlatform } from '../platform.ts';
 import type { Platform } from '../context.ts';
 
+/**
+ * Where a command line runs: the variables its configuration is read from and where its output
+ * goes. The process's own environment and streams from `npm run cli`; a caller's in the tests,
+ * which run the commands in their own process.
+ */
+export interface CommandIo {
+  /** The configuration's variables; absent, the process's environment. */
+  env?: Record<string, string | undefined>;
+  stdout(text: string): void;
+  /** Messages beside the result: warnings, logs, refusals. */
+  stderr(text: string): void;
+}
+
 /** What every command of the command line is: its synopsis, what it does, and the run. */
 export interface Command {
   /** The command and its options, e.g. `retry-job --job <job_ id>`. */
@@ -15,7 +28,7 @@ export interface Command {
   /** What it does, in a few lines (indented under the synopsis in the help). */
   summary: string;
   /** Answers the text for stdout; throws UsageError (exit 2) or RefusedError (exit 1). */
-  run(argv: string[]): Promise<string>;
+  run(argv: string[], io: CommandIo): Promise<string>;
 }
 
 /** Bad usage: the message, a pointer to help, exit code 2. */
@@ -55,8 +68,8 @@ export function parse(argv: string[], options: Record<string, { type: 'string' |
 }
 
 /** Opens the configured database (migrated, like the service at start) for one command. */
-export async function withPlatform<T>(run: (platform: Platform) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+export async function withPlatform<T>(io: CommandIo, run: (platform: Platform) => Promise<T>): Promise<T> {
+  const config = loadConfig(io.env);
   let database: Database;
   try {
     database = await openDatabase(config.database);
@@ -66,7 +79,7 @@ export async function withPlatform<T>(run: (platform: Platform) => Promise<T>): 
   try {
     await migrate(database.pglite ? { kind: 'pglite', pglite: database.pglite } : { kind: 'postgres', url: config.DATABASE_URL! });
     // Logs go to stderr so stdout carries only the result.
-    const log = pino({ level: config.LOG_LEVEL, base: undefined }, pino.destination(2));
+    const log = pino({ level: config.LOG_LEVEL, base: undefined }, { write: (line: string) => io.stderr(line) });
     const secretKey = loadSecretKey(config);
     if (secretKey.source !== 'env' && config.database.kind === 'postgres') {
       log.warn(`SECRET_KEY is not set: secrets are sealed with the key file in ${config.DATA_DIR}, which the service must share`);

@@ -29,11 +29,11 @@ export const listJobsCommand: Command = {
   summary:
     '    Lists the durable jobs (webhook deliveries, notifications, timers, clean-ups) that are waiting,\n' +
     '    running or failed, the first due first (at most --limit, default 50). Done jobs are not kept.',
-  async run(argv) {
+  async run(argv, io) {
     const values = parse(argv, { status: { type: 'string' }, task: { type: 'string' }, limit: { type: 'string' } });
     if (values.help) return commandHelp(this);
     const filter = validate(listInput, { status: values.status, task: values.task, limit: values.limit }, []);
-    const jobs = await withPlatform((platform) => listJobs(platform.db, filter));
+    const jobs = await withPlatform(io, (platform) => listJobs(platform.db, filter));
     if (jobs.length === 0) return 'No jobs.\n';
     const rows = jobs.map((j) => [j.id, j.task, j.status, String(j.attempts), j.runAt.toISOString(), j.failedAt?.toISOString() ?? '-', brief(j.lastError)]);
     const more = jobs.length === filter.limit ? `(the first ${filter.limit}; --limit shows more)\n` : '';
@@ -44,11 +44,11 @@ export const listJobsCommand: Command = {
 export const retryJobCommand: Command = {
   synopsis: 'retry-job --job <job_ id>',
   summary: '    Puts a failed job back in the queue, due now, with its attempts counted afresh.',
-  async run(argv) {
+  async run(argv, io) {
     const values = parse(argv, { job: { type: 'string' } });
     if (values.help) return commandHelp(this);
     const { job } = validate(retryInput, { job: values.job }, ['job']);
-    const outcome = await withPlatform((platform) => retryFailedJob(platform.db, job));
+    const outcome = await withPlatform(io, (platform) => retryFailedJob(platform.db, job));
     if (outcome === 'unknown') throw new RefusedError(`no job '${job}' (a job that is done is not kept)`);
     if (outcome === 'not failed') throw new RefusedError(`job '${job}' has not failed: only a failed job is retried`);
     return `job ${job}: pending, due now\n`;

@@ -31,10 +31,10 @@ export const migrateStatusCommand: Command = {
   summary:
     '    Compares the database with prisma/migrations, changing nothing; exit code 1 when it is not up to date.\n' +
     '    While a running service holds the embedded database, asks that service (BASE_URL /health/ready).',
-  async run(argv) {
+  async run(argv, io) {
     const values = parse(argv, {});
     if (values.help) return commandHelp(this);
-    const config = loadConfig();
+    const config = loadConfig(io.env);
     try {
       const report = await migrationReport(config.database);
       const text = report.lines.map((l) => `${l}\n`).join('');

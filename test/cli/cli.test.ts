@@ -12,12 +12,17 @@ import { verifyPassword } from '../../src/auth/secrets.ts';
 import { createPlatform } from '../../src/platform.ts';
 import { createApp } from '../../src/app.ts';
 import type { Platform } from '../../src/context.ts';
+import { runCli } from '../../src/cli/run.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 
 /**
- * The CLI runs as its own process on the configured database: DATA_DIR (embedded) or, on
- * PostgreSQL, DATABASE_URL with a schema of this file's own. Its results are checked by opening
- * the same database afterwards (the embedded one only once the CLI has exited and released it).
+ * The CLI on the configured database: DATA_DIR (embedded) or, on PostgreSQL, DATABASE_URL with a
+ * schema of this file's own. The commands run in this process, through the function the entry
+ * point calls, with the configuration given as the environment would give it; starting a process
+ * per command took seconds each. A few run as their own process (src/cli.ts, as `npm run cli`
+ * starts it): the entry point itself, and what only another process shows (the embedded database
+ * held by a process other than the CLI's). Results are checked by opening the same database
+ * afterwards (the embedded one only once the command has released it).
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI_TIMEOUT = 90_000;
@@ -34,28 +39,37 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Only what npx needs and the configuration under test: vitest's own variables (BASE_URL=/) would be read as config. */
+/** Only the configuration under test: vitest's own variables (BASE_URL=/) would be read as config. */
 function env(): Record<string, string> {
-  const { PATH = '', HOME = '' } = process.env;
   // On PostgreSQL, as in a deployment there, SECRET_KEY; the embedded database uses the key file in DATA_DIR.
   const postgres: Record<string, string> = pgDatabase?.url ? { DATABASE_URL: pgDatabase.url, SECRET_KEY } : {};
-  return { PATH, HOME, DATA_DIR: dataDir, ...postgres, LOG_LEVEL: 'warn' };
+  return { DATA_DIR: dataDir, ...postgres, LOG_LEVEL: 'warn' };
 }
 
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return cliWith({}, ...args);
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
 }
 
-/** The CLI with further configuration (BASE_URL). */
-function cliWith(extra: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** One command line, run as the entry point runs it, its output and exit code captured. */
+async function cli(...args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { env: env(), stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+/** The CLI as its own process, with further configuration (BASE_URL): node loads tsx itself, which starts faster than npx. */
+function cliProcess(extra: Record<string, string>, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...env(), ...extra } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...env(), ...extra } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, '') }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -137,7 +151,8 @@ describe('usage', () => {
     const none = await cli();
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('a command is required');
-    const unknown = await cli('delete-everything');
+    // As its own process: the exit code is the process's.
+    const unknown = await cliProcess({}, 'delete-everything');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'delete-everything'");
     expect(unknown.stderr).toContain("Run 'npm run cli -- help' for usage.");
@@ -163,8 +178,11 @@ describe('usage', () => {
 });
 
 describe('create-user', () => {
+  // As its own process, the way the first administrator of a new installation is made: the entry
+  // point reads its environment, opens the database (the embedded one new, created and migrated
+  // here) and exits once done (the migration engine leaves a timer behind that must not hold it).
   it('creates an administrator with the given password', { timeout: CLI_TIMEOUT }, async () => {
-    const r = await cli('create-user', '--username', 'jdoe', '--email', 'jane@example.com', '--first-name', 'Jane', '--last-name', 'Doe', '--admin', '--password', 'correct horse');
+    const r = await cliProcess({}, 'create-user', '--username', 'jdoe', '--email', 'jane@example.com', '--first-name', 'Jane', '--last-name', 'Doe', '--admin', '--password', 'correct horse');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = fields(r.stdout);
@@ -427,7 +445,7 @@ describe.skipIf(onPostgres)('embedded database in use', () => {
   it('refuses with exit code 1 while another process holds DATA_DIR', { timeout: CLI_TIMEOUT }, async () => {
     const held = await openDatabase({ kind: 'pglite', dataDir });
     try {
-      const r = await cli('create-user', '--username', 'blocked', '--email', 'b@example.com', '--first-name', 'B', '--last-name', 'L');
+      const r = await cliProcess({}, 'create-user', '--username', 'blocked', '--email', 'b@example.com', '--first-name', 'B', '--last-name', 'L');
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`is in use by process ${process.pid}`);
       expect(await held.prisma.user.count({ where: { username: 'blocked' } })).toBe(0);
@@ -443,7 +461,7 @@ describe.skipIf(onPostgres)('embedded database in use', () => {
     const app = createApp(platform, { ready: true });
     try {
       const base = await app.listen(0, '127.0.0.1');
-      const answered = await cliWith({ BASE_URL: base }, 'migrate-status');
+      const answered = await cliProcess({ BASE_URL: base }, 'migrate-status');
       expect(answered.stderr).toBe('');
       expect(answered.code).toBe(0);
       expect(answered.stdout).toBe(
@@ -452,7 +470,7 @@ describe.skipIf(onPostgres)('embedded database in use', () => {
       );
       await app.close();
       // Nothing listens there now.
-      const silent = await cliWith({ BASE_URL: base }, 'migrate-status');
+      const silent = await cliProcess({ BASE_URL: base }, 'migrate-status');
       expect(silent.code).toBe(1);
       expect(silent.stdout).toBe('');
       expect(silent.stderr).toContain(`The embedded database in ${dataDir} is in use by process ${process.pid}, and only one process can open it.`);
