@@ -108,6 +108,11 @@ export interface UserHandle extends Caller {
    * must be a user it may read (the administrator reads everyone).
    */
   addMembers(organizationId: string, users: Member[], args?: Args): Promise<void>;
+  /**
+   * Records a member's progress on a requirement as this user: the member itself, or a reviewer
+   * (who may also date a completion, `completedAt`).
+   */
+  progress(requirement: string, member: Member, status: string, args?: Args): Promise<void>;
   /** Hands in this user's work on an assignment of a class it is a member of (POST class:assignment:submit). */
   submit(assignment: string): Promise<void>;
   /** Attaches a tag to content (POST <type>:tag). */
@@ -145,8 +150,7 @@ export interface OrganizationHandle {
    */
   trigger(webhook: string, data?: unknown): Promise<string>;
   competency(title?: string, args?: Args): Promise<CompetencyHandle>;
-  /** A handle for an existing competency of the organization, whose steps the owner takes. */
-  competencyOf(id: string): CompetencyHandle;
+
   document(title?: string, args?: Args): Promise<string>;
 }
 
@@ -272,6 +276,9 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     async addMembers(organizationId, users, args = {}) {
       await addMembers(await ctx(), { organization: organizationId, users: users.map((u) => u.user.id), ...args });
     },
+    async progress(requirement, member, status, args = {}) {
+      await recordProgress(await ctx(), { requirement, user: member.user.id, status, ...args });
+    },
     async submit(assignment) {
       await submitAssignment(await ctx(), { assignment });
     },
@@ -322,7 +329,6 @@ function organizationHandle(t: TestApp, owner: UserHandle, id: string): Organiza
     async competency(title = `Competency ${next()}`, args = {}) {
       return competencyHandle(t, owner, (await createCompetency(await owner.ctx(), { organization: id, title, ...args })).id);
     },
-    competencyOf: (competency) => competencyHandle(t, owner, competency),
     async document(title = `Document ${next()}`, args = {}) {
       return (await createDocument(await owner.ctx(), { organization: id, title, ...args })).id;
     },
@@ -389,8 +395,6 @@ function competencyHandle(t: TestApp, owner: UserHandle, id: string): Competency
     async requirement(type, args = {}) {
       return (await createRequirement(await owner.ctx(), { competency: id, type, ...args })).requirement.id;
     },
-    async progress(requirement, user, status, args = {}, by = user as Caller) {
-      await recordProgress(await contextOf(t, by), { requirement, user: user.user.id, status, ...args });
-    },
+    progress: (requirement, user, status, args = {}, by = user as Caller) => userHandle(t, by).progress(requirement, user, status, args),
   };
 }
