@@ -144,7 +144,8 @@ export const allActions = (types: readonly ContentType[]): Action[] => [
  * - `reviewer`: who reviews a member's requirements (an educator of the to-do, or a member
  *   manager or department leader who sees the member); `reviewer-or-self`: that or the member;
  * - `creator`: the creator of a user (who manages it), or an administrator; `creator-or-self`: that
- *   or the user itself;
+ *   or the user itself; `creator-or-application-owner`: that or the owner of the calling
+ *   application (an application acting as an assumed user may go back to its owner);
  * - `level-ceiling`: those who manage an organization's members, for levels no higher than their
  *   own (managers: any levels), so managing members never lifts anyone above the one doing it;
  * - `class-member`: the holder of an active (approved, unexpired) membership of the class.
@@ -161,6 +162,7 @@ export type Role =
   | 'reviewer-or-self'
   | 'creator'
   | 'creator-or-self'
+  | 'creator-or-application-owner'
   | 'level-ceiling'
   | 'class-member';
 
@@ -210,6 +212,8 @@ const byRole = {
   'user:read': { who: 'creator-or-self' },
   'user:update': { who: 'creator-or-self', refusal: 'You do not manage this user' },
   'user:manage': { who: 'creator', refusal: 'You do not manage this user' },
+  /** Assuming a user without its password (anyone may with it; assume.service.ts asks for it instead of refusing). */
+  'user:assume': { who: 'creator-or-application-owner' },
   /** A new member of an organization is a user the caller sees. */
   'organization:member:add': { who: 'creator-or-self', refusal: "You do not manage user '{id}'" },
   /** The levels a membership is given, and the levels of a member changed or removed: at most the caller's own. */

@@ -149,6 +149,12 @@ export const isActiveMembership = (m: Pick<ClassMember, 'approved' | 'expiresAt'
 
 type UserSubject = Pick<User, 'id' | 'createdById'>;
 
+/** A user to assume, and the caller: the owner of its application counts, not only the acting user. */
+export interface AssumeTarget {
+  target: UserSubject;
+  viewer: { owner: Pick<User, 'id'> };
+}
+
 interface RoleSubjects {
   filtered: never;
   administrator: undefined;
@@ -161,6 +167,7 @@ interface RoleSubjects {
   'reviewer-or-self': Review;
   creator: UserSubject;
   'creator-or-self': UserSubject;
+  'creator-or-application-owner': AssumeTarget;
   'level-ceiling': LevelCeiling;
   /** The caller's membership of the class, if any. */
   'class-member': Pick<ClassMember, 'userId' | 'approved' | 'expiresAt'> | null;
@@ -181,6 +188,7 @@ const roleHolds: { [R in Role]: (user: Holder, subject: RoleSubjects[R]) => bool
   'reviewer-or-self': (user, review) => reviews(review) || review.member.userId === user.id,
   creator: (user, target) => user.admin || target.createdById === user.id,
   'creator-or-self': (user, target) => roleHolds.creator(user, target) || target.id === user.id,
+  'creator-or-application-owner': (user, { target, viewer }) => roleHolds.creator(user, target) || target.id === viewer.owner.id,
   'level-ceiling': (_user, { access, levels }) => access.canManageMembers && canGrantLevels(access, levels),
   'class-member': (user, membership) => membership !== null && membership.userId === user.id && isActiveMembership(membership),
 };

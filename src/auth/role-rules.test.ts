@@ -43,6 +43,26 @@ describe('users', () => {
   });
 });
 
+describe('assuming a user without its password', () => {
+  /** The caller as the policy sees it: the acting user, and the owner of its application. */
+  const calling = (acting: typeof admin, owner: { id: string } = acting) => [acting, { owner }] as const;
+  const assume = ([acting, viewer]: ReturnType<typeof calling>, user: { id: string; createdById: string | null }) => may(acting, 'user:assume', { target: user, viewer });
+
+  it('its creator, administrators and the owner of the calling application may; an unrelated user may not', () => {
+    expect(assume(calling(admin), target)).toBe(true);
+    expect(assume(calling(creator), target)).toBe(true);
+    expect(assume(calling(stranger), target)).toBe(false);
+    // The application's owner assuming itself, created by someone else.
+    const owner = { id: 'usr_owner', admin: false };
+    expect(assume(calling(owner), { id: owner.id, createdById: admin.id })).toBe(true);
+    // Acting as an assumed user, the application goes back to its owner, but not to another user.
+    expect(assume(calling(stranger, owner), { id: owner.id, createdById: admin.id })).toBe(true);
+    expect(assume(calling(stranger, owner), target)).toBe(false);
+    // A user may not assume itself for being itself: only as the application's owner.
+    expect(assume(calling(stranger, owner), { id: stranger.id, createdById: admin.id })).toBe(false);
+  });
+});
+
 describe('membership levels', () => {
   it('a supervisor gives and touches levels up to its own; a manager any; a plain member none', () => {
     expect(may(stranger, 'organization:member:levels', { access: supervisor, levels: low })).toBe(true);

@@ -17,6 +17,8 @@ const strayPatterns: { what: string; pattern: RegExp }[] = [
   { what: 'tests instance administration', pattern: /\.admin\b(?!\s*:)/ },
   { what: 'tests ownership', pattern: /\b(?:ownerId|createdById)\s*[!=]==|[!=]==\s*(?:[\w?]+\.)*(?:ownerId|createdById)\b/ },
   { what: 'tests an organization role', pattern: /\.(?:manager|canManageMembers|canReport)\b/ },
+  // The owner of the calling application: a role of the table (user:assume), not a comparison.
+  { what: 'tests the application owner', pattern: /[!=]==\s*(?:ctx\.)?viewer\.owner\.id\b|\bviewer\.owner\.id\s*[!=]==/ },
   { what: 'names the permission refusal', pattern: /'PERMISSION_DENIED'/ },
   // A PermissionError whose last argument is an UPPER_SNAKE code other than PERMISSION_DENIED is a business rule.
   { what: 'throws a permission refusal', pattern: /new PermissionError\((?!.*,\s*'[A-Z][A-Z_]+'\)\s*;?\s*$)/ },
@@ -62,8 +64,18 @@ const notPermissions: { file: string; fragment: string; why: string }[] = [
   { file: 'src/services/competencies/access.ts', fragment: "if (access.canReport) return { scope: 'organization'", why: 'chooses the scope of a report assertMay allowed' },
   { file: 'src/services/exams/settings.rules.ts', fragment: 'this.known.manager ??', why: "a remembered answer of can('exam:settings:manage')" },
   { file: 'src/services/plays/plays.service.ts', fragment: 'const playError = (rule: string, code: string)', why: 'rules of a play, each with its own code' },
+  {
+    file: 'src/services/users/users.service.ts',
+    fragment: 'if (user.id === ctx.viewer.user.id || user.id === ctx.viewer.owner.id)',
+    why: 'the calling account, refused below whatever the permissions (disable, delete)',
+  },
   { file: 'src/services/users/users.service.ts', fragment: "'You cannot disable the account making this call'", why: 'protects the calling account, whatever the permissions' },
   { file: 'src/services/users/users.service.ts', fragment: "'You cannot delete the account making this call'", why: 'protects the calling account, whatever the permissions' },
+  {
+    file: 'src/services/users/assume.service.ts',
+    fragment: 'record.issuerId !== ctx.viewer.owner.id',
+    why: "scopes the lookup to the application owner's own tokens: another's is answered as one that does not exist",
+  },
   { file: 'src/services/content/content-types.ts', fragment: "'You cannot transfer the integration making this call'", why: 'protects the calling integration, whatever the permissions' },
   { file: 'src/services/integrations/integrations.service.ts', fragment: "'You cannot delete the integration making this call'", why: 'protects the calling integration, whatever the permissions' },
 ];
@@ -114,6 +126,10 @@ describe('permission decisions outside the policy', () => {
     expect(found("  assertAllowed(member === 1, 'Only active members');")).toEqual(['asserts a boolean decided by hand']);
     expect(found("export function assertAllowed(allowed: boolean, message = 'Permission denied'): void {")).toEqual(['asserts a boolean decided by hand', 'defines a refusal helper that takes a boolean']);
     expect(found("  assertMay(ctx.viewer.user, 'class:assignments:work', membership);")).toEqual([]);
+    expect(found('  const managed = may(ctx.viewer.user, \'user:manage\', user) || user.id === ctx.viewer.owner.id;')).toEqual(['tests the application owner']);
+    expect(found('  if (ctx.viewer.owner.id !== record.issuerId) return;')).toEqual(['tests the application owner']);
+    expect(found("  const managed = may(ctx.viewer.user, 'user:assume', { target: user, viewer: ctx.viewer });")).toEqual([]);
+    expect(found('  issuerId: ctx.viewer.owner.id,')).toEqual([]);
   });
 
   it('the policy offers no refusal helper that takes a boolean decided elsewhere', () => {

@@ -98,7 +98,7 @@ describe('SQL statements of the dashboard overviews', () => {
       2,
       8,
       async (from, to) => {
-        for (let i = from; i < to; i++) await seed().organization(owner.user.id);
+        for (let i = from; i < to; i++) await seed().organization(owner);
       },
       () => ok(t, OrganizationsOverviewDocument, { first: 100 }, { as: owner }),
     );
@@ -129,7 +129,7 @@ describe('SQL statements of the dashboard overviews', () => {
       2,
       8,
       async (from, to) => {
-        for (let i = from; i < to; i++) await seed().organization(owner.user.id, { userId: reporter.user.id, role: 'reporter', members: 'department', department: 'branch' });
+        for (let i = from; i < to; i++) await seed().organization(owner, { caller: reporter, levels: { permissionOrganization: 'reporter', permissionMembers: 'department' } });
       },
       () => send(t, OrganizationsOverviewDocument, { first: 100 }, { as: reporter }),
     );
@@ -154,7 +154,7 @@ describe('SQL statements of the dashboard overviews', () => {
       1,
       4,
       async (from, to) => {
-        for (let i = from; i < to; i++) await seed().organization(manager.user.id);
+        for (let i = from; i < to; i++) await seed().organization(manager);
       },
       () => ok(t, UserMembershipsDocument, { first: 100 }, { as: manager }),
     );
@@ -171,7 +171,7 @@ describe('SQL statements of the dashboard overviews', () => {
       2,
       8,
       async (from, to) => {
-        for (let i = from; i < to; i++) await seed().organization(teacher.user.id);
+        for (let i = from; i < to; i++) await seed().organization(teacher);
       },
       () => ok(t, ClassesOverviewDocument, { first: 100, members: 10 }, { as: teacher }),
     );
@@ -186,7 +186,7 @@ describe('SQL statements of the dashboard overviews', () => {
   });
 
   it('the competencies page of an organization with requirements, status, members and documents', async () => {
-    const { organizationId } = await seed().organization(t.admin.user.id);
+    const { organizationId } = await seed().organization(t.admin);
     const { many } = await sameCount(
       2,
       10,

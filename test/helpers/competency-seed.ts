@@ -9,8 +9,9 @@ export const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
 export const utcDay = (n = 0) => new Date(`${new Date(Date.now() + n * DAY).toISOString().slice(0, 10)}T00:00:00Z`);
 
 /**
- * Organizations, members, departments, competencies, requirements and progress written directly
- * with Prisma, so competency tests do not depend on the organization services.
+ * Organizations, members, departments, competencies and requirements written directly with
+ * Prisma, for worlds whose dates lie in the past (joining, assignment, a requirement's change),
+ * which the services stamp with the time of the call. Progress goes through the seed builder.
  */
 export function seeder(t: TestApp) {
   const db = t.db.prisma;
@@ -75,14 +76,6 @@ export function seeder(t: TestApp) {
     },
     requirement(competencyId: string, type: string, data: Partial<Prisma.RequirementUncheckedCreateInput> = {}) {
       return db.requirement.create({ data: { id: newId('Requirement'), competencyId, type, ...data } });
-    },
-    progress(requirementId: string, user: User, status: string, completedAt?: Date) {
-      return db.requirementProgress.create({
-        data: { requirementId, userId: user.id, status, completedAt: status === 'completed' ? (completedAt ?? new Date()) : null },
-      });
-    },
-    document(organization: Organization, title: string, data: { prefix?: string; archived?: boolean } = {}) {
-      return db.libraryDocument.create({ data: { id: newId('LibraryDocument'), organizationId: organization.id, title, ...data } });
     },
   };
 }

@@ -1,86 +1,49 @@
-import type { TestApp } from './app.ts';
-import type { User } from '../../src/generated/prisma/client.ts';
-import { newId, randomToken } from '../../src/ids.ts';
+import type { Caller, TestApp } from './app.ts';
+import { seed } from './seed.ts';
+
+/** Levels of a membership, as the permission_ arguments of POST organization:members name them. */
+type Levels = { permissionOrganization?: string; permissionContent?: string; permissionMembers?: string };
 
 /**
- * Rows for the dashboard statement counts, written directly with Prisma: organizations with
- * everything a dashboard shows of them, so a page of 2 and a page of 8 differ only in length.
+ * Organizations with everything a dashboard shows of them, built through the seed builder (the
+ * services), so a page of 2 and a page of 8 differ only in length.
  */
 export function dashboardSeed(t: TestApp) {
-  const db = t.db.prisma;
-  let seq = 0;
-  const user = (createdById: string): Promise<User> => {
-    const username = `dash-${++seq}-${randomToken(4)}`;
-    return db.user.create({
-      data: {
-        id: newId('User'),
-        username,
-        email: `${username}@example.com`,
-        passwordHash: 'x',
-        firstName: 'Dash',
-        lastName: String(seq),
-        fullName: `Dash ${String(seq).padStart(3, '0')}`,
-        displayName: `Dash ${seq}`,
-        createdById,
-      },
-    });
-  };
-
   return {
-    user,
-
     /**
-     * An organization owned by `ownerId` with a department tree (a leader in the child), three
-     * members (two in departments), `viewer` as a member with the given levels, a class with two
-     * members and an assignment with work handed in, two competencies (assigned to a department
-     * and to a member, with a library document attached), and a webhook with two deliveries.
+     * An organization of `owner` with a department tree (Head office, and Branch below it with a
+     * leader), three members the owner created (in Head office, in Branch, in none), a class with
+     * two of them and an assignment the first handed work in for, two competencies (Safety for
+     * Head office with a library document attached, Sales for the third member directly), and an
+     * api webhook triggered twice (two pending deliveries).
+     *
+     * `viewer` joins Branch, added by the administrator (the owner need not know it); members of a
+     * department take its levels, so Branch carries the viewer's levels (its other member too).
      */
-    async organization(ownerId: string, viewer?: { userId: string; role: string; members: string; department?: 'head' | 'branch' }) {
-      const organizationId = newId('Organization');
-      await db.organization.create({ data: { id: organizationId, title: `Dashboard ${String(++seq).padStart(3, '0')}`, ownerId } });
-      const head = await db.department.create({ data: { id: newId('Department'), organizationId, title: 'Head office' } });
-      const branch = await db.department.create({ data: { id: newId('Department'), organizationId, title: 'Branch', parentId: head.id } });
-      const members = [await user(ownerId), await user(ownerId), await user(ownerId)];
-      await db.organizationMember.createMany({
-        data: [
-          { organizationId, userId: members[0]!.id, departmentId: head.id },
-          { organizationId, userId: members[1]!.id, departmentId: branch.id },
-          { organizationId, userId: members[2]!.id },
-          ...(viewer
-            ? [
-                {
-                  organizationId,
-                  userId: viewer.userId,
-                  permOrganization: viewer.role,
-                  permMembers: viewer.members,
-                  departmentId: viewer.department === 'branch' ? branch.id : viewer.department === 'head' ? head.id : null,
-                },
-              ]
-            : []),
-        ],
-      });
-      await db.departmentLeader.create({ data: { departmentId: branch.id, userId: members[1]!.id } });
+    async organization(owner: Caller, viewer?: { caller: Caller; levels: Levels }) {
+      const as = seed(t).as(owner);
+      const organization = await as.organization();
+      const head = await organization.department('Head office');
+      const branch = await organization.department('Branch', { parent: head, ...viewer?.levels });
+      // The first member hands in work, so it acts and needs an application; the others never act.
+      const members = [await as.managedUser(), await as.managedAccount(), await as.managedAccount()] as const;
+      await organization.members([members[0]], { department: head });
+      await organization.members([members[1]], { department: branch });
+      await organization.members([members[2]]);
+      if (viewer) await seed(t).admin.organizationOf(organization.id).members([viewer.caller], { department: branch });
+      await organization.leaders(branch, [members[1]]);
 
-      const classId = newId('Class');
-      await db.class.create({ data: { id: classId, title: `Class ${seq}`, ownerId, organizationId } });
-      await db.classMember.createMany({ data: members.slice(0, 2).map((m) => ({ classId, userId: m.id, approved: true })) });
-      const assignmentId = newId('ClassAssignment');
-      const now = Date.now();
-      await db.classAssignment.create({ data: { id: assignmentId, classId, title: 'Task', starts: new Date(now - 86_400_000), ends: new Date(now + 86_400_000) } });
-      await db.assignmentSubmission.create({ data: { assignmentId, userId: members[0]!.id, status: 'SUBMITTED', submittedAt: new Date() } });
+      const cls = await organization.class();
+      await cls.members([members[0], members[1]]);
+      await members[0].submit(await cls.assignment({ title: 'Task' }));
 
-      const document = await db.libraryDocument.create({ data: { id: newId('LibraryDocument'), organizationId, title: 'Handbook' } });
-      await db.competency.create({
-        data: { id: newId('Competency'), organizationId, title: 'Safety', documentIds: [document.id], departments: { create: [{ departmentId: head.id }] } },
-      });
-      await db.competency.create({ data: { id: newId('Competency'), organizationId, title: 'Sales', members: { create: [{ userId: members[2]!.id }] } } });
+      const handbook = await organization.document('Handbook');
+      await (await organization.competency('Safety', { documents: [handbook] })).assign({ departments: [head] });
+      await (await organization.competency('Sales')).assign({ members: [members[2].user.id] });
 
-      const webhookId = newId('Webhook');
-      await db.webhook.create({ data: { id: webhookId, organizationId, title: 'Hook', triggerEvent: 'api', endpoint: 'https://example.com/hook', signingSecretCipher: 'x' } });
-      await db.webhookDelivery.createMany({
-        data: [1, 2].map(() => ({ id: newId('WebhookDelivery'), webhookId, event: 'api', payload: { body: '{}' } })),
-      });
-      return { organizationId, classId, members };
+      const webhook = await organization.webhook({ title: 'Hook' });
+      for (const n of [1, 2]) await organization.trigger(webhook, { n });
+      return { organizationId: organization.id, classId: cls.id, members };
     },
   };
 }

@@ -41,6 +41,29 @@ describe('seed builder', () => {
     );
   });
 
+  it('hands in work and triggers a webhook as the API does: the submission, and a pending delivery with its job, not yet attempted', async () => {
+    const owner = await seed(t).user('seed-teacher');
+    const pupil = await owner.managedUser('seed-pupil');
+    const bystander = await owner.managedAccount('seed-bystander');
+    const org = await owner.organization();
+    await org.members([pupil, bystander]);
+    const cls = await org.class();
+    await cls.members([pupil, bystander]);
+    const assignment = await cls.assignment();
+    await pupil.submit(assignment);
+    const webhook = await org.webhook();
+    const delivery = await org.trigger(webhook, { n: 1 });
+
+    const p = t.db.prisma;
+    expect(bystander.user).toMatchObject({ username: 'seed-bystander', createdById: owner.id });
+    expect(await p.integration.count({ where: { ownerId: bystander.user.id } })).toBe(0);
+    expect(await p.assignmentSubmission.findMany({ where: { assignmentId: assignment }, select: { userId: true, status: true } })).toEqual([
+      { userId: pupil.id, status: 'SUBMITTED' },
+    ]);
+    expect(await p.webhookDelivery.findUniqueOrThrow({ where: { id: delivery } })).toMatchObject({ webhookId: webhook, event: 'api', status: 'pending', attempts: 0 });
+    expect(await p.job.count({ where: { dedupeKey: delivery } })).toBe(1);
+  });
+
   it('refuses a step the user may not take, as the API would', async () => {
     const owner = await seed(t).user('seed-owner-2');
     const stranger = await seed(t).user('seed-stranger');

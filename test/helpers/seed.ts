@@ -1,6 +1,7 @@
 import type { Caller, TestApp } from './app.ts';
 import type { Context } from '../../src/context.ts';
 import type { Level } from '../../src/auth/levels.ts';
+import type { User } from '../../src/generated/prisma/client.ts';
 import type { ContentType } from '../../src/services/content/content-types.ts';
 import type { MinimalType } from '../../src/services/content/content.schemas.ts';
 import type { TaggableType } from '../../src/services/content/content-types.ts';
@@ -24,8 +25,9 @@ import { createContent } from '../../src/services/content/content.service.ts';
 import { createClass } from '../../src/services/classes/classes.service.ts';
 import { addMembers as addClassMembers } from '../../src/services/classes/memberships.service.ts';
 import { createAssignment } from '../../src/services/classes/assignments.service.ts';
+import { submitAssignment } from '../../src/services/classes/submissions.service.ts';
 import { createIntegration } from '../../src/services/integrations/integrations.service.ts';
-import { createWebhook } from '../../src/services/webhooks/webhooks.service.ts';
+import { createWebhook, triggerWebhook } from '../../src/services/webhooks/webhooks.service.ts';
 import { createCompetency, setAssignments } from '../../src/services/competencies/competencies.service.ts';
 import { createRequirement, recordProgress } from '../../src/services/competencies/requirements.service.ts';
 import { createDocument } from '../../src/services/competencies/library.service.ts';
@@ -74,6 +76,8 @@ export interface UserHandle extends Caller {
   ctx(): Promise<Context>;
   /** A user this one creates (so manages), with an application of its own. */
   managedUser(name?: string, args?: Args): Promise<UserHandle>;
+  /** A user this one creates, without an application: for list steps, when it never acts itself. */
+  managedAccount(name?: string, args?: Args): Promise<{ user: User }>;
   /** An organization this user creates, so owns. */
   organization(args?: Args): Promise<OrganizationHandle>;
   /** A handle for an organization made elsewhere, with this user acting as its manager. */
@@ -104,6 +108,13 @@ export interface UserHandle extends Caller {
    * must be a user it may read (the administrator reads everyone).
    */
   addMembers(organizationId: string, users: Member[], args?: Args): Promise<void>;
+  /**
+   * Records a member's progress on a requirement as this user: the member itself, or a reviewer
+   * (who may also date a completion, `completedAt`).
+   */
+  progress(requirement: string, member: Member, status: string, args?: Args): Promise<void>;
+  /** Hands in this user's work on an assignment of a class it is a member of (POST class:assignment:submit). */
+  submit(assignment: string): Promise<void>;
   /** Attaches a tag to content (POST <type>:tag). */
   attachTag(type: TaggableType, contentId: string, tag: string): Promise<void>;
   /** Adds examinees to an exam this user may change (POST exam:users); each must be a user it may read. */
@@ -117,7 +128,7 @@ export interface UserHandle extends Caller {
 }
 
 /** A user named in a list step: a caller, or a row of a user without an application. */
-type Member = { user: { id: string } };
+export type Member = { user: { id: string } };
 
 export interface OrganizationHandle {
   id: string;
@@ -126,14 +137,20 @@ export interface OrganizationHandle {
   members(users: Member[], args?: Args): Promise<void>;
   department(title?: string, args?: Args): Promise<string>;
   /** Replaces a department's leaders (POST organization:department); each must be a member already. */
-  leaders(department: string, users: Caller[]): Promise<void>;
+  leaders(department: string, users: Member[]): Promise<void>;
   quizSet(args?: Args): Promise<QuizSetHandle>;
   exam(args?: Args): Promise<ExamHandle>;
   class(args?: Args): Promise<ClassHandle>;
   tag(args?: Args): Promise<string>;
   content(type: MinimalType, args?: Args): Promise<string>;
   webhook(args?: Args): Promise<string>;
+  /**
+   * Triggers an api webhook (POST organization:webhook:trigger): a pending delivery and its job,
+   * which only a worker sends (the test app runs none). Returns the delivery's id.
+   */
+  trigger(webhook: string, data?: unknown): Promise<string>;
   competency(title?: string, args?: Args): Promise<CompetencyHandle>;
+
   document(title?: string, args?: Args): Promise<string>;
 }
 
@@ -166,7 +183,7 @@ export interface ExamHandle {
 
 export interface ClassHandle {
   id: string;
-  members(users: Caller[], args?: Args): Promise<void>;
+  members(users: Member[], args?: Args): Promise<void>;
   assignment(args?: Args): Promise<string>;
 }
 
@@ -201,11 +218,14 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     ...caller,
     id: caller.user.id,
     ctx,
-    async managedUser(name = `user-${next()}`, args = {}) {
-      const username = args.username ? String(args.username) : name;
-      const { user } = await createUser(await ctx(), { username, email: `${username}@example.com`, firstName: name, lastName: 'Tester', ...args });
-      const { integration, app, secret } = await createApiIntegration(t.platform, user, `${username} app`);
+    async managedUser(name, args) {
+      const { user } = await self.managedAccount(name, args);
+      const { integration, app, secret } = await createApiIntegration(t.platform, user, `${user.username} app`);
       return userHandle(t, { user, app, secret, integrationId: integration.id });
+    },
+    async managedAccount(name = `user-${next()}`, args = {}) {
+      const username = args.username ? String(args.username) : name;
+      return { user: (await createUser(await ctx(), { username, email: `${username}@example.com`, firstName: name, lastName: 'Tester', ...args })).user };
     },
     async organization(args = {}) {
       const organization = await createOrganization(await ctx(), { title: `Organization ${next()}`, ...args });
@@ -256,6 +276,12 @@ function userHandle(t: TestApp, caller: Caller): UserHandle {
     async addMembers(organizationId, users, args = {}) {
       await addMembers(await ctx(), { organization: organizationId, users: users.map((u) => u.user.id), ...args });
     },
+    async progress(requirement, member, status, args = {}) {
+      await recordProgress(await ctx(), { requirement, user: member.user.id, status, ...args });
+    },
+    async submit(assignment) {
+      await submitAssignment(await ctx(), { assignment });
+    },
     async attachTag(type, contentId, tag) {
       await attachTag(await ctx(), type, { [type]: contentId, tag });
     },
@@ -296,6 +322,9 @@ function organizationHandle(t: TestApp, owner: UserHandle, id: string): Organiza
     async webhook(args = {}) {
       const hook = { title: `Hook ${next()}`, triggerEvent: 'api', endpoint: 'https://hooks.example.com/x' };
       return (await createWebhook(await owner.ctx(), { organization: id, ...hook, ...args })).id;
+    },
+    async trigger(webhook, data = {}) {
+      return (await triggerWebhook(await owner.ctx(), { organization: id, webhook, data })).delivery.id;
     },
     async competency(title = `Competency ${next()}`, args = {}) {
       return competencyHandle(t, owner, (await createCompetency(await owner.ctx(), { organization: id, title, ...args })).id);
@@ -366,8 +395,6 @@ function competencyHandle(t: TestApp, owner: UserHandle, id: string): Competency
     async requirement(type, args = {}) {
       return (await createRequirement(await owner.ctx(), { competency: id, type, ...args })).requirement.id;
     },
-    async progress(requirement, user, status, args = {}, by = user as Caller) {
-      await recordProgress(await contextOf(t, by), { requirement, user: user.user.id, status, ...args });
-    },
+    progress: (requirement, user, status, args = {}, by = user as Caller) => userHandle(t, by).progress(requirement, user, status, args),
   };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { daysAgo, seeder, utcDay } from '../helpers/competency-seed.ts';
+import { seed } from '../helpers/seed.ts';
 import type { Organization, User } from '../../src/generated/prisma/client.ts';
 
 let t: TestApp;
@@ -16,7 +17,9 @@ const counts = (status: Partial<typeof zero>) => ({ ...zero, ...status });
 
 /**
  * One organization whose assignments cover every counter, every assignment channel and the
- * boundaries of the definitions (the competency status counters).
+ * boundaries of the definitions (the competency status counters). It is written directly: the
+ * counters turn on dates in the past (joining, direct assignment, a requirement's change, a
+ * competency's creation) that the services stamp with the time of the call.
  */
 beforeAll(async () => {
   t = await createTestApp();
@@ -72,24 +75,24 @@ beforeAll(async () => {
   const r1 = await seed.requirement(safety.id, 'todo', { validityDays: 365, deadlineType: 'days', deadlineDays: 10, changedAt: daysAgo(1000), priority: 0 });
   const r2 = await seed.requirement(safety.id, 'todo', { changedAt: daysAgo(5), priority: 1 });
   await seed.requirement(safety.id, 'todo', { optional: true, priority: 2 });
-  await seed.progress(r1.id, sc, 'completed', daysAgo(10));
-  await seed.progress(r2.id, sc, 'completed', daysAgo(1));
-  await seed.progress(r1.id, sv, 'completed', daysAgo(364)); // one day short of expiry
-  await seed.progress(r2.id, sv, 'completed', daysAgo(1));
-  await seed.progress(r1.id, se, 'completed', daysAgo(400)); // expired, although its deadline passed long ago
-  await seed.progress(r2.id, se, 'completed', daysAgo(1));
-  await seed.progress(r1.id, so, 'completed', daysAgo(10));
-  await seed.progress(r2.id, so, 'completed', daysAgo(6)); // before R2 changed
-  await seed.progress(r1.id, sw, 'waiting'); // past its deadline, but waiting for review
-  await seed.progress(r2.id, sw, 'completed', daysAgo(1));
-  await seed.progress(r2.id, sov, 'progress'); // R1 not started, 10 days after its deadline
-  await seed.progress(r1.id, sp, 'completed', daysAgo(10));
-  await seed.progress(r2.id, sp, 'progress');
+  await progress(r1.id, sc, 'completed', daysAgo(10));
+  await progress(r2.id, sc, 'completed', daysAgo(1));
+  await progress(r1.id, sv, 'completed', daysAgo(364)); // one day short of expiry
+  await progress(r2.id, sv, 'completed', daysAgo(1));
+  await progress(r1.id, se, 'completed', daysAgo(400)); // expired, although its deadline passed long ago
+  await progress(r2.id, se, 'completed', daysAgo(1));
+  await progress(r1.id, so, 'completed', daysAgo(10));
+  await progress(r2.id, so, 'completed', daysAgo(6)); // before R2 changed
+  await progress(r1.id, sw, 'waiting'); // past its deadline, but waiting for review
+  await progress(r2.id, sw, 'completed', daysAgo(1));
+  await progress(r2.id, sov, 'progress'); // R1 not started, 10 days after its deadline
+  await progress(r1.id, sp, 'completed', daysAgo(10));
+  await progress(r2.id, sp, 'progress');
 
   // Hygiene through the Ops department only (not Field below it); its date deadline is 60 days away.
   const hygiene = await seed.competency(org, 'Hygiene', { departments: [ops] });
   const r4 = await seed.requirement(hygiene.id, 'class', { deadlineType: 'date', deadlineDate: utcDay(60) });
-  await seed.progress(r4.id, o2, 'progress');
+  await progress(r4.id, o2, 'progress');
 
   // Date deadlines last to the end of their day (UTC).
   const today = await seed.competency(org, 'Due today', { direct: [{ user: x }] });
@@ -108,16 +111,20 @@ beforeAll(async () => {
 
   const conduct = await seed.competency(org, 'Code of conduct', { assignAll: true });
   const r9 = await seed.requirement(conduct.id, 'todo');
-  await seed.progress(r9.id, o1, 'completed');
+  await progress(r9.id, o1, 'completed');
   await seed.competency(org, 'Nobody');
 
   // Another organization's assignments and progress of the same people count nowhere here.
   const other = await seed.organization('Other');
   await seed.member(other, o1);
   const elsewhere = await seed.competency(other, 'Elsewhere', { assignAll: true });
-  await seed.progress((await seed.requirement(elsewhere.id, 'todo')).id, o1, 'waiting');
+  await progress((await seed.requirement(elsewhere.id, 'todo')).id, o1, 'waiting');
 });
 afterAll(async () => t?.close());
+
+/** Progress through the service, recorded by the administrator: a reviewer of every member, who may date a completion. */
+const progress = (requirement: string, user: User, status: string, completedAt?: Date) =>
+  seed(t).admin.progress(requirement, { user }, status, completedAt ? { completedAt } : {});
 
 const byTitle = (list: any[]) => Object.fromEntries(list.map((c) => [c.title, c]));
 
@@ -276,10 +283,13 @@ describe('GET organization:compliance', () => {
     const before = (await t.rpc('GET', 'organization:compliance', { organization: org.id })).body;
     const f1 = await t.db.prisma.user.findFirstOrThrow({ where: { firstName: 'f1' } });
     const conduct = await t.db.prisma.competency.findFirstOrThrow({ where: { organizationId: org.id, title: 'Code of conduct' }, include: { requirements: true } });
-    await t.db.prisma.requirementProgress.create({ data: { requirementId: conduct.requirements[0]!.id, userId: f1.id, status: 'waiting' } });
+    // Recorded by the administrator, a reviewer of every member, and withdrawn the same way.
+    const requirement = conduct.requirements[0]!.id;
+    await progress(requirement, f1, 'waiting');
     const after = (await t.rpc('GET', 'organization:compliance', { organization: org.id })).body;
     expect(after.assigned).toBe(before.assigned);
     expect(after.status.waiting).toBe(before.status.waiting + 1);
-    await t.db.prisma.requirementProgress.deleteMany({ where: { userId: f1.id } });
+    await progress(requirement, f1, 'none');
+    expect(await t.db.prisma.requirementProgress.count({ where: { userId: f1.id } })).toBe(0);
   });
 });

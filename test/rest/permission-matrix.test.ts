@@ -401,6 +401,9 @@ const byCaller: Record<string, Record<CallerName, string>> = {
   'PATCH user on itself':                                { member: 'PERMISSION_DENIED', supervisor: 'PERMISSION_DENIED', manager: 'PERMISSION_DENIED', administrator: 'ok' },
   'POST user:name on a user the manager created':        { member: 'NOT_FOUND', supervisor: 'NOT_FOUND', manager: 'ok', administrator: 'ok' },
   'PATCH user on a user the manager created':            { member: 'NOT_FOUND', supervisor: 'NOT_FOUND', manager: 'ok', administrator: 'ok' },
+  // Without a password: the application's owner itself, the user's creator and administrators (user:assume).
+  'POST user:assume on itself':                          { member: 'ok', supervisor: 'ok', manager: 'ok', administrator: 'ok' },
+  'POST user:assume on a user the manager created':      { member: 'MISSING_ARGUMENT', supervisor: 'MISSING_ARGUMENT', manager: 'ok', administrator: 'ok' },
   'GraphQL setFeature':                                  { member: 'ADMIN_ONLY', supervisor: 'ADMIN_ONLY', manager: 'ADMIN_ONLY', administrator: 'ok' },
   'GraphQL notifications':                               { member: 'PERMISSION_DENIED', supervisor: 'PERMISSION_DENIED', manager: 'PERMISSION_DENIED', administrator: 'ok' },
 };
@@ -450,6 +453,7 @@ describe('actions decided by who the caller is', () => {
     'GraphQL submitAssignment': () => classOfHome.assignment(),
     'POST user:name on a user the manager created': async () => (await seed(t).as(callers.manager).managedUser()).id,
     'PATCH user on a user the manager created': async () => (await seed(t).as(callers.manager).managedUser()).id,
+    'POST user:assume on a user the manager created': async () => (await seed(t).as(callers.manager).managedUser()).id,
   };
 
   /** The calls; `exam` is a new exam of the organization, so that one caller's change is not the next one's no-op. */
@@ -470,6 +474,8 @@ describe('actions decided by who the caller is', () => {
     'PATCH user on itself': (as) => rest('PATCH', 'user', { user: 'me', active: true }, as),
     'POST user:name on a user the manager created': (as, _exam, user) => rest('POST', 'user:name', { user, first_name: 'Renamed', last_name: 'User' }, as),
     'PATCH user on a user the manager created': (as, _exam, user) => rest('PATCH', 'user', { user, active: false }, as),
+    'POST user:assume on itself': (as) => rest('POST', 'user:assume', { user: as.user.id }, as),
+    'POST user:assume on a user the manager created': (as, _exam, user) => rest('POST', 'user:assume', { user }, as),
     'GraphQL setFeature': (as) => gqlText('mutation { setFeature(feature: journeys, enabled: true) { feature } }', {}, as),
     'GraphQL notifications': (as) => gqlText('{ notifications(first: 1) { edges { node { id } } } }', {}, as),
   };

@@ -10,8 +10,9 @@ import { parseInput } from '../validation.ts';
 import * as s from './users.schemas.ts';
 
 /**
- * Tokens that let the application act as another user. A managed user can be assumed without a
- * password; any other user only with its password or the secret of one of its API applications.
+ * Tokens that let the application act as another user. A user the caller may assume by the action
+ * table (`user:assume`: its creator, administrators, the application's owner) needs no password;
+ * any other user only with its password or the secret of one of its API applications.
  * A password that is given is checked in both cases. Tokens are random, shown once, stored as a
  * SHA-256 digest, and only the application owner that asked for one can use it.
  *
@@ -25,7 +26,7 @@ export async function assumeUser(ctx: Context, raw: Record<string, unknown>): Pr
   const input = parseInput(s.assume, raw);
   const user = await findByReference(ctx, input.user);
   if (!user && may(ctx.viewer.user, 'instance:records:read-all')) throw new ArgumentError('user', `no user matches '${input.user}'`, 'NOT_FOUND');
-  const managed = !!user && (may(ctx.viewer.user, 'user:manage', user) || user.id === ctx.viewer.owner.id);
+  const managed = !!user && may(ctx.viewer.user, 'user:assume', { target: user, viewer: ctx.viewer });
   if (managed && !user.enabled) throw new PermissionError('The user is disabled', 'USER_DISABLED');
   // A managed user needs no password, but a password that is given must be right.
   if (!managed && input.password === undefined) throw new ArgumentError('password', 'is required for a user you do not manage', 'MISSING_ARGUMENT');
