@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
+import { seed } from '../helpers/seed.ts';
 import { newId } from '../../src/ids.ts';
 import {
   CoursesWithDetailsDocument,
@@ -25,7 +26,7 @@ beforeAll(async () => {
   t = await createTestApp();
   me = await t.newCaller('lister');
   colleague = await t.newCaller('colleague', { createdBy: me });
-  organizationId = (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Listers', ownerId: me.user.id } })).id;
+  organizationId = (await seed(t).as(me).organization({ title: 'Listers' })).id;
 });
 afterAll(async () => t?.close());
 
