@@ -42,7 +42,11 @@ async function question(label: string) {
   return id;
 }
 
-/** Row `n` of every list: a tag on a course, a Quiz set with a group and two questions, a preset in use. */
+/**
+ * Row `n` of every list: a tag on a course, a Quiz set with a group and two questions, a preset in use.
+ * Written directly: the statement count needs the rows, not the way in, and through the services
+ * (16 calls a row) the file took 10.6 s instead of 4.8 s on PGlite.
+ */
 async function addRow(n: number) {
   const label = `row-${String(n).padStart(2, '0')}`;
   const tag = (await p().tag.create({ data: { id: newId('Tag'), ...owned(label), color: '#123456' } })).id;
