@@ -3,7 +3,7 @@ import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } fr
 import { expectError } from '../helpers/organizations.ts';
 import { seedClassCast } from '../helpers/class-seed.ts';
 import { seed } from '../helpers/seed.ts';
-import { startSubmission, submitAssignment } from '../../src/services/classes/submissions.service.ts';
+import { startSubmission } from '../../src/services/classes/submissions.service.ts';
 
 /**
  * The Classes endpoints of the contract through HTTP: the documented output fields with their JSON
@@ -154,7 +154,7 @@ describe('GET class:assignments', () => {
     const submitted = await make('Submitted', at(-7), at(10));
     const graded = await make('Graded after the end', at(-40), at(-1));
     await startSubmission(await seed(t).as(ann).ctx(), { assignment: started.id });
-    await submitAssignment(await seed(t).as(ann).ctx(), { assignment: submitted.id });
+    await seed(t).as(ann).submit(submitted.id);
     // Written directly: work handed in and graded after the assignment ended cannot be made through the operations now.
     await t.db.prisma.assignmentSubmission.create({ data: { assignmentId: graded.id, userId: ann.user.id, status: 'GRADED', grade: 'A', gradedAt: new Date() } });
 
