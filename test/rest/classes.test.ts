@@ -3,7 +3,8 @@ import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } fr
 import { expectError } from '../helpers/organizations.ts';
 import { seedClassCast } from '../helpers/class-seed.ts';
 import { seed } from '../helpers/seed.ts';
-import { startSubmission } from '../../src/services/classes/submissions.service.ts';
+import { gradeSubmission, startSubmission } from '../../src/services/classes/submissions.service.ts';
+import { updateAssignment } from '../../src/services/classes/assignments.service.ts';
 
 /**
  * The Classes endpoints of the contract through HTTP: the documented output fields with their JSON
@@ -152,11 +153,13 @@ describe('GET class:assignments', () => {
     const over = await make('Over', at(-30), at(-20));
     const started = await make('Started', at(-8), at(10));
     const submitted = await make('Submitted', at(-7), at(10));
-    const graded = await make('Graded after the end', at(-40), at(-1));
+    // Graded while open, then ended yesterday: work is handed in and graded only while an assignment is open.
+    const graded = await make('Graded after the end', at(-40), at(10));
     await startSubmission(await seed(t).as(ann).ctx(), { assignment: started.id });
-    await seed(t).as(ann).submit(submitted.id);
-    // Written directly: work handed in and graded after the assignment ended cannot be made through the operations now.
-    await t.db.prisma.assignmentSubmission.create({ data: { assignmentId: graded.id, userId: ann.user.id, status: 'GRADED', grade: 'A', gradedAt: new Date() } });
+    for (const assignment of [submitted.id, graded.id]) await seed(t).as(ann).submit(assignment);
+    const asDirector = await seed(t).as(director).ctx();
+    await gradeSubmission(asDirector, { assignment: graded.id, user: ann.user.id, grade: 'A' });
+    await updateAssignment(asDirector, { assignment: graded.id, ends: at(-1) });
 
     const r = await t.rpc('GET', 'class:assignments', { class: cls.id }, { as: ann });
     expect(r.status).toBe(200);
