@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { ok } from '../helpers/quiz-seed.ts';
 import { newExam } from '../helpers/exam-settings-seed.ts';
-import { createContext } from '../../src/create-context.ts';
-import { RateLimiter } from '../../src/rate-limit.ts';
+import { seed } from '../helpers/seed.ts';
 import { copyExamSettings } from '../../src/services/exams/settings-copy.ts';
+import { updateCertificateSettings } from '../../src/services/exams/certificate.service.ts';
 import { newId } from '../../src/ids.ts';
 
 /**
@@ -22,13 +22,10 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function createWithCopy(source: string, keepCertificateSettings: boolean, type = 'exam') {
-  const ctx = await createContext(t.platform, new RateLimiter({ perSecond: 0, perMinute: 0 }), {
-    headers: new Headers({ authorization: `Bearer ${me.app}:${me.secret}` }),
-    args: {},
-    requestId: 'copy-test',
-  });
+  const ctx = await seed(t).as(me).ctx();
   const sourceExam = await t.db.prisma.exam.findUniqueOrThrow({ where: { id: source } });
   return t.db.prisma.$transaction(async (tx) => {
+    // The new exam written in the test's own transaction, as POST exam writes it: the copy is what is under test.
     const target = await tx.exam.create({
       data: { id: newId('Exam'), title: 'Copy', language: 'en', quizId: sourceExam.quizId, ownerId: me.user.id, type, start: sourceExam.start, end: sourceExam.end },
     });
@@ -45,7 +42,7 @@ describe('copyExamSettings (POST exam with copy_settings)', () => {
       exam: source, roundtime: 40, archive: true, freeze_round: true, questionless: true, export_format: 'csv',
       view_results: 'datetime', view_results_start: new Date(Date.now() + 3600_000).toISOString().slice(0, 19).replace('T', ' '), view_results_identifier: 'Code',
     }, me);
-    await t.db.prisma.examCertificateSettings.create({ data: { examId: source, enabled: true, serialPrefix: 'S-', nextSerial: 50, validityMonths: 6 } });
+    await updateCertificateSettings(await seed(t).as(me).ctx(), { exam: source, enabled: true, serialPrefix: 'S-', nextSerial: 50, validityMonths: 6 });
 
     const without = await createWithCopy(source, false);
     const read = await ok(t, 'GET', 'exam:settings', { exam: without }, me);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { countStatements } from '../helpers/sql-counter.ts';
+import { seed } from '../helpers/seed.ts';
 import { newId } from '../../src/ids.ts';
 import {
   CoursesWithDetailsDocument,
@@ -25,7 +26,7 @@ beforeAll(async () => {
   t = await createTestApp();
   me = await t.newCaller('lister');
   colleague = await t.newCaller('colleague', { createdBy: me });
-  organizationId = (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title: 'Listers', ownerId: me.user.id } })).id;
+  organizationId = (await seed(t).as(me).organization({ title: 'Listers' })).id;
 });
 afterAll(async () => t?.close());
 
@@ -41,7 +42,11 @@ async function question(label: string) {
   return id;
 }
 
-/** Row `n` of every list: a tag on a course, a Quiz set with a group and two questions, a preset in use. */
+/**
+ * Row `n` of every list: a tag on a course, a Quiz set with a group and two questions, a preset in use.
+ * Written directly: the statement count needs the rows, not the way in, and through the services
+ * (16 calls a row) the file took 10.6 s instead of 4.8 s on PGlite.
+ */
 async function addRow(n: number) {
   const label = `row-${String(n).padStart(2, '0')}`;
   const tag = (await p().tag.create({ data: { id: newId('Tag'), ...owned(label), color: '#123456' } })).id;

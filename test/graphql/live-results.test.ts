@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestApp, type Caller, type TestApp } from '../helpers/app.ts';
 import { grantExam, newExam } from '../helpers/exam-settings-seed.ts';
+import { seed } from '../helpers/seed.ts';
 import type { App } from '../../src/app.ts';
 
 /**
@@ -101,7 +102,8 @@ async function finishOn(app: App, exam: string, as: Caller): Promise<string> {
 
 async function examWithStudent(): Promise<string> {
   const exam = await newExam(t, owner);
-  await t.db.prisma.examUser.create({ data: { examId: exam, userId: student.user.id } });
+  // The administrator adds the examinee: the owner does not manage the student.
+  await seed(t).admin.examinees(exam, [student]);
   return exam;
 }
 

@@ -2,7 +2,8 @@ import { expect } from 'vitest';
 import type { Caller, RpcResult, TestApp } from './app.ts';
 import { refusedUnchanged } from './expect.ts';
 import type { Level } from '../../src/auth/levels.ts';
-import { newId } from '../../src/ids.ts';
+import { deleteUser } from '../../src/services/users/users.service.ts';
+import { removeMembers } from '../../src/services/organizations/memberships.service.ts';
 import { seed } from './seed.ts';
 
 /** Seed builders and checks shared by the Quiz set, settings and grading preset tests. */
@@ -25,15 +26,17 @@ export async function newQuiz(t: TestApp, as: Caller, args: Record<string, unkno
 
 /**
  * A generic question in a folder of `owner` (answer `a`), created by `owner`. One in an
- * organization is written directly: tests put it in organizations its owner is no member of
- * (as when the owner has left), where no service puts a new question.
+ * organization is made as when its owner has left: the administrator adds the owner as an
+ * organization administrator, the owner creates the question there, and the administrator removes
+ * the owner again (tests put it in organizations its owner is no member of).
  */
 export async function newQuestion(t: TestApp, owner: Caller, externalId: string, organizationId: string | null = null): Promise<string> {
-  if (!organizationId) return seed(t).as(owner).question(externalId);
-  const q = await t.db.prisma.question.create({
-    data: { id: newId('Question'), externalId, scope: `folder:${owner.user.id}:/API`, ownerId: owner.user.id, organizationId, type: 'generic', content: externalId, answers: ['a'] },
-  });
-  return q.id;
+  const as = seed(t).as(owner);
+  if (!organizationId) return as.question(externalId);
+  await addMember(t, organizationId, owner, { permOrganization: 'admin' });
+  const question = await as.question(externalId, { organization: organizationId });
+  await removeMembers(await seed(t).admin.ctx(), { organization: organizationId, users: [owner.user.id] });
+  return question;
 }
 
 /** An explicit permission rule on a Quiz set, granted by the administrator (who may grant any level to anyone). */
@@ -41,10 +44,16 @@ export async function grant(t: TestApp, quiz: string, user: Caller, level: Level
   await seed(t).admin.grant('quiz', quiz, user, level);
 }
 
-/** An organization created by `owner`; without an owner, one whose owner is gone (no service leaves an organization without one). */
+/**
+ * An organization created by `owner`; without an owner, one whose owner is gone: a user the
+ * administrator creates makes it, and the administrator deletes that user.
+ */
 export async function newOrganization(t: TestApp, title: string, owner: Caller | null): Promise<string> {
   if (owner) return (await seed(t).as(owner).organization({ title })).id;
-  return (await t.db.prisma.organization.create({ data: { id: newId('Organization'), title, ownerId: null } })).id;
+  const founder = await seed(t).user();
+  const { id } = await founder.organization({ title });
+  await deleteUser(await seed(t).admin.ctx(), { user: founder.id });
+  return id;
 }
 
 /** Adds a member with these levels, as the administrator (who may add any user to any organization). */

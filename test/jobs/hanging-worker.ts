@@ -12,6 +12,7 @@ const takeover = defineTask(
   'kit.takeover',
   z.object({}),
   async (env: JobEnv, _payload, job) => {
+    // kit-instances.test.ts's own KitLog table, in SQL.
     await env.db.$executeRaw`INSERT INTO "KitLog" ("job", "note") VALUES (${job.id}, ${`started attempt ${job.attempt}`})`;
     await new Promise(() => {});
   },

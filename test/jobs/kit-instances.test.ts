@@ -25,6 +25,7 @@ describe.skipIf(!onPostgres)('several instances on one queue (PostgreSQL)', () =
 
   beforeAll(async () => {
     database = await createTestDatabase();
+    // A table of this file's own, where the test tasks note what ran: it is outside the Prisma schema, so it is written in SQL.
     await database.prisma.$executeRawUnsafe('CREATE TABLE "KitLog" ("job" TEXT NOT NULL, "note" TEXT NOT NULL, "at" TIMESTAMPTZ(3) NOT NULL DEFAULT now())');
   });
   afterAll(async () => {
@@ -43,6 +44,7 @@ describe.skipIf(!onPostgres)('several instances on one queue (PostgreSQL)', () =
     const handled: { job: string; n: number; worker: string }[] = [];
     const count = defineTask('kit.count', z.object({ n: z.number().int() }), async (env: JobEnv & { worker: string }, { n }, job) => {
       handled.push({ job: job.id, n, worker: env.worker });
+      // The file's own KitLog table, in SQL.
       await env.db.$executeRaw`INSERT INTO "KitLog" ("job", "note") VALUES (${job.id}, ${env.worker})`;
     });
     await database.prisma.$transaction(async (tx) => {
@@ -77,6 +79,7 @@ describe.skipIf(!onPostgres)('several instances on one queue (PostgreSQL)', () =
       async (env: JobEnv, _payload, job) => {
         // The row tells why the job was taken over.
         done.push({ attempt: job.attempt, lastError: (await env.db.job.findUnique({ where: { id: job.id } }))?.lastError });
+        // The test's own KitLog table, in SQL.
         await env.db.$executeRaw`INSERT INTO "KitLog" ("job", "note") VALUES (${job.id}, ${`completed attempt ${job.attempt}`})`;
       },
       { leaseMs: LEASE_MS },

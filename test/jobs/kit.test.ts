@@ -20,6 +20,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 beforeAll(async () => {
   database = await createTestDatabase();
   env = { db: database.prisma, log: pino({ level: 'silent' }) };
+  // A table of this file's own, where the test tasks note what ran: it is outside the Prisma schema, so it is written in SQL.
   await database.prisma.$executeRawUnsafe('CREATE TABLE "KitLog" ("job" TEXT NOT NULL, "note" TEXT NOT NULL, "at" TIMESTAMPTZ(3) NOT NULL DEFAULT now())');
 });
 afterAll(() => database?.close());
@@ -58,7 +59,7 @@ const flaky = defineTask(
     retry: policy,
     onFailed: async (_env, payload, { tx, error, job }) => {
       failures.push({ task: 'kit.flaky', payload, error, attempts: job.attempts });
-      // Written in the transaction that records the failure.
+      // Written in the transaction that records the failure (into the file's own KitLog table, in SQL).
       await tx.$executeRaw`INSERT INTO "KitLog" ("job", "note") VALUES (${job.id}, ${`failed: ${error}`})`;
     },
   },
@@ -268,6 +269,7 @@ describe('the worker loop', () => {
     const slowOne = defineTask('kit.loop', z.object({ n: z.number(), ms: z.number() }), async (_env: JobEnv, payload, run) => {
       record('kit.loop', payload, run);
       await sleep(payload.ms);
+      // The file's own KitLog table, in SQL.
       await database.prisma.$executeRaw`INSERT INTO "KitLog" ("job", "note") VALUES (${run.id}, 'finished')`;
     });
     const worker = startWorker(env, [slowOne], { intervalMs: 30, concurrency: 2 });

@@ -23,6 +23,7 @@ it('the jobs migration turns pending deliveries, messages and export links into 
     await cp(path.join(MIGRATIONS_DIR, 'migration_lock.toml'), path.join(before, 'migration_lock.toml'));
     await migrate({ kind: 'pglite', pglite }, before);
 
+    // Written directly: the database is at a migration before the job kit, which today's services do not write to.
     const db = database.prisma;
     const due = new Date('2026-01-02T03:04:05.678Z');
     const valid = new Date('2026-02-01T23:59:59.999Z');

@@ -3,6 +3,8 @@ import { createTestApp, BASE_URL, type Caller, type RpcResult, type TestApp } fr
 import { expectError } from '../helpers/organizations.ts';
 import { seedClassCast } from '../helpers/class-seed.ts';
 import { seed } from '../helpers/seed.ts';
+import { gradeSubmission, startSubmission } from '../../src/services/classes/submissions.service.ts';
+import { updateAssignment } from '../../src/services/classes/assignments.service.ts';
 
 /**
  * The Classes endpoints of the contract through HTTP: the documented output fields with their JSON
@@ -41,8 +43,11 @@ async function makeClass(data: { title?: string; owner?: Caller; organizationId?
   return seed(t).as(owner).class({ title: `Class ${++seq}`, organization: organizationId, ...rest });
 }
 
-/** A membership written directly: tests choose its approval and expiry (pending, lapsed), which no operation sets at will. */
-const member = (classId: string, userId: string, extra: { approved?: boolean; expiresAt?: Date | null } = {}) =>
+/** Approved memberships, expiring in `days` if given, added by the administrator (who manages every class and reads every user). */
+const join = (classId: string, users: Caller[], days?: number) => seed(t).admin.classOf(classId).members(users, days === undefined ? {} : { expires: days });
+
+/** A pending or lapsed membership, written directly: no operation leaves one unapproved or sets an expiry in the past. */
+const member = (classId: string, userId: string, extra: { approved: false } | { expiresAt: Date }) =>
   t.db.prisma.classMember.create({ data: { classId, userId, ...extra } });
 
 /** Everything a classes call could write. */
@@ -73,7 +78,7 @@ describe('GET classes', () => {
     const joined = await makeClass({ title: 'Joined class', organizationId: null });
     const pending = await makeClass({ title: 'Pending class', organizationId: null });
     const lapsed = await makeClass({ title: 'Lapsed class', organizationId: null });
-    await member(joined.id, plain.user.id, { expiresAt: new Date(Date.now() + DAY) });
+    await join(joined.id, [plain], 1);
     await member(pending.id, plain.user.id, { approved: false });
     await member(lapsed.id, plain.user.id, { expiresAt: new Date(Date.now() - 1000) });
 
@@ -138,8 +143,7 @@ describe('GET class', () => {
 describe('GET class:assignments', () => {
   it('lists assignments by start with link, datetimes and the status for the caller', async () => {
     const cls = await makeClass({ title: 'Assignments' });
-    await member(cls.id, ann.user.id);
-    await member(cls.id, bob.user.id);
+    await join(cls.id, [ann, bob]);
     const now = Date.now();
     const at = (days: number) => new Date(Math.floor((now + days * DAY) / 1000) * 1000);
     const make = async (title: string, starts: Date, ends: Date, active = true) => ({ id: await cls.assignment({ title, starts, ends, active }), starts, ends });
@@ -149,15 +153,13 @@ describe('GET class:assignments', () => {
     const over = await make('Over', at(-30), at(-20));
     const started = await make('Started', at(-8), at(10));
     const submitted = await make('Submitted', at(-7), at(10));
-    const graded = await make('Graded after the end', at(-40), at(-1));
-    // Written directly: work handed in and graded after the assignment ended cannot be made through the operations now.
-    await t.db.prisma.assignmentSubmission.createMany({
-      data: [
-        { assignmentId: started.id, userId: ann.user.id, status: 'STARTED' },
-        { assignmentId: submitted.id, userId: ann.user.id, status: 'SUBMITTED', submittedAt: new Date() },
-        { assignmentId: graded.id, userId: ann.user.id, status: 'GRADED', grade: 'A', gradedAt: new Date() },
-      ],
-    });
+    // Graded while open, then ended yesterday: work is handed in and graded only while an assignment is open.
+    const graded = await make('Graded after the end', at(-40), at(10));
+    await startSubmission(await seed(t).as(ann).ctx(), { assignment: started.id });
+    for (const assignment of [submitted.id, graded.id]) await seed(t).as(ann).submit(assignment);
+    const asDirector = await seed(t).as(director).ctx();
+    await gradeSubmission(asDirector, { assignment: graded.id, user: ann.user.id, grade: 'A' });
+    await updateAssignment(asDirector, { assignment: graded.id, ends: at(-1) });
 
     const r = await t.rpc('GET', 'class:assignments', { class: cls.id }, { as: ann });
     expect(r.status).toBe(200);
@@ -217,7 +219,7 @@ describe('GET class:members', () => {
   it('lists members by name with active true only for approved, unexpired memberships', async () => {
     const cls = await makeClass();
     const carl = await t.newCaller('carlmember', { createdBy: director });
-    await member(cls.id, ann.user.id, { expiresAt: new Date(Date.now() + DAY) });
+    await join(cls.id, [ann], 1);
     await member(cls.id, bob.user.id, { approved: false });
     await member(cls.id, carl.user.id, { expiresAt: new Date(Date.now() - 60_000) });
     const r = await t.rpc('GET', 'class:members', { class: cls.id }, { as: teacher });
@@ -350,7 +352,7 @@ describe('POST class:members', () => {
     await refused(() => add(orgClass.id, plain), 403, 'NOT_FOUND');
     await refused(() => add(orgClass.id, stranger), 403, 'NOT_FOUND');
     // Being a member of a class is not managing it.
-    await member(orgClass.id, ann.user.id);
+    await join(orgClass.id, [ann]);
     await refused(() => add(orgClass.id, ann), 403, 'PERMISSION_DENIED');
     // A reporter ranks above a teacher, so it manages the organization's classes too.
     const reporter = await t.newCaller('reporter');
@@ -362,8 +364,7 @@ describe('POST class:members', () => {
 describe('DELETE class:members', () => {
   it('removes the listed members, ignores users who are not members, and refuses unknown users writing nothing', async () => {
     const cls = await makeClass();
-    await member(cls.id, ann.user.id);
-    await member(cls.id, bob.user.id);
+    await join(cls.id, [ann, bob]);
     await refused(() => t.rpc('DELETE', 'class:members', { class: cls.id, users: `${ann.user.id},usr_ghost` }, { as: teacher }), 403, 'NOT_FOUND', 'users');
     await refused(() => t.rpc('DELETE', 'class:members', { class: cls.id, users: ann.user.id }, { as: plain }), 403, 'NOT_FOUND');
     const r = await t.rpc('DELETE', 'class:members', { class: cls.id, users: `${ann.user.id},${teacher.user.id}` }, { as: teacher });
@@ -417,7 +418,7 @@ describe('user:classes', () => {
     const hidden = await makeClass({ title: 'Not the director’s', owner: stranger, organizationId: null });
     const dave = await t.newCaller('davemember', { createdBy: director });
     await member(seen.id, dave.user.id, { approved: false });
-    await member(hidden.id, dave.user.id);
+    await join(hidden.id, [dave]);
     const r = await t.rpc('GET', 'user:classes', { user: dave.user.id }, { as: director });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -438,7 +439,7 @@ describe('user:classes', () => {
   it('POST adds the user to classes (updating existing memberships) when the caller manages the user and every class', async () => {
     const a = await makeClass();
     const b = await makeClass();
-    await member(a.id, ann.user.id, { expiresAt: new Date(Date.now() + DAY) });
+    await join(a.id, [ann], 1);
     const r = await t.rpc('POST', 'user:classes', { user: ann.user.id, classes: `${a.id},${b.id}`, expires: 5, notify: true }, { as: director });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ classes: [a.id, b.id], users: [ann.user.id], success: true });
@@ -462,15 +463,15 @@ describe('user:classes', () => {
     await refused(() => t.rpc('POST', 'user:classes', { user: ann.user.id, classes: `${cls.id},cls_gone` }, { as: director }), 403, 'NOT_FOUND', 'classes');
     await refused(() => t.rpc('POST', 'user:classes', { user: 'usr_gone', classes: cls.id }, { as: director }), 403, 'NOT_FOUND', 'user');
     await refused(() => t.rpc('POST', 'user:classes', { user: ann.user.id, classes: cls.id, expires: '2000-01-01 00:00:00' }, { as: director }), 403, 'INVALID_ARGUMENT', 'expires');
-    await member(cls.id, ann.user.id);
+    await join(cls.id, [ann]);
     await refused(() => t.rpc('DELETE', 'user:classes', { user: ann.user.id, classes: cls.id }, { as: teacher }), 403, 'NOT_FOUND', 'user');
   });
 
   it('DELETE removes the user from the listed classes only', async () => {
     const a = await makeClass();
     const b = await makeClass();
-    await member(a.id, bob.user.id);
-    await member(b.id, bob.user.id);
+    await join(a.id, [bob]);
+    await join(b.id, [bob]);
     const r = await t.rpc('DELETE', 'user:classes', { user: bob.user.id, classes: a.id }, { as: director });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ classes: [a.id], users: [bob.user.id], success: true });

@@ -537,7 +537,8 @@ describe('address guard (default configuration: WEBHOOK_ALLOW_PRIVATE unset)', (
   });
 
   it('checks again at delivery: a host that now resolves to a non-public address gets no request', async () => {
-    // As if DNS changed after configuration: the stored endpoint points at this machine.
+    // As if DNS changed after configuration: the stored endpoint points at this machine. Written
+    // directly, since this app's service refuses such an endpoint.
     const webhook = await strict.db.prisma.webhook.create({
       data: { id: newId('Webhook'), organizationId: strictOrg, title: 'Rebound', triggerEvent: 'api', endpoint: rx.url('/rebound'), signingSecretCipher: strict.platform.secrets.seal('whsec_AAAA') },
     });
@@ -594,7 +595,7 @@ describe('address guard (default configuration: WEBHOOK_ALLOW_PRIVATE unset)', (
   });
 
   it('a stored host name that resolves to a non-public address fails at delivery, and is retried', async () => {
-    // As if configured while WEBHOOK_ALLOW_PRIVATE was set.
+    // As if configured while WEBHOOK_ALLOW_PRIVATE was set: written directly, since this app's service refuses the name.
     const webhook = await strict.db.prisma.webhook.create({
       data: { id: newId('Webhook'), organizationId: strictOrg, title: 'Local name', triggerEvent: 'api', endpoint: `http://localhost:${rx.port}/local-name`, signingSecretCipher: strict.platform.secrets.seal('whsec_AAAA') },
     });
