@@ -7,6 +7,7 @@ import { toContractName, toServiceArgs } from './names.ts';
 import { rateLimitHeaders, type RateLimiter } from '../rate-limit.ts';
 import { checkedArguments, decodeSegment } from '../http/input-hygiene.ts';
 import { isClientGone } from '../http/client-gone.ts';
+import { logRestCall } from './access-log.ts';
 
 export interface RestRequest {
   method: string;
@@ -106,10 +107,7 @@ export class RestRouter {
     }
     const ms = performance.now() - started;
     const code = response.status === 200 ? undefined : response.headers['service-api-error-code'];
-    this.platform.log.info(
-      { reqId: req.requestId, method: req.method, endpoint: endpoint.length > 100 ? endpoint.slice(0, 100) : endpoint, status: response.status, code, ms: Math.round(ms * 100) / 100 },
-      'rest call',
-    );
+    logRestCall(this.platform.log, req.requestId, req.method, endpoint.length > 100 ? endpoint.slice(0, 100) : endpoint, response.status, code, Math.round(ms * 100) / 100);
     // An answered call named an operation of the contract; only a refused one needs the check.
     this.observe?.(req.method, code === undefined || (code !== 'UNKNOWN_ENDPOINT' && ENDPOINT.test(endpoint)) ? endpoint : '', response.status, ms);
     return response;
