@@ -62,7 +62,7 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
     // A path fastify cannot decode (`/api/%ZZ`): under /api the REST router answers it (400 UNKNOWN_ENDPOINT, counted), elsewhere 400.
     frameworkErrors: (_error, request, reply) =>
       request.url === '/api' || request.url.startsWith('/api/')
-        ? restAnswer(rest, request, reply, async () => ({}))
+        ? restAnswer(rest, request, reply, false)
         : sendError(reply, new AppError(400, 'BAD_REQUEST', 'The request is not valid HTTP'), request.id),
   });
   server.addHook('onRequest', (request, reply, done) => {

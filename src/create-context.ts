@@ -4,7 +4,7 @@ import { authenticate, readCredentials, type HeaderReader } from './auth/authent
 import { resolveLanguage } from './services/instance/language.ts';
 import { UnavailableError } from './errors.ts';
 import { may } from './auth/policy.ts';
-import { withPlatform } from './platform-fields.ts';
+import { RequestContext } from './platform-fields.ts';
 
 /** What either face knows about a call before it runs it. */
 export interface CallInfo {
@@ -40,11 +40,6 @@ export async function createContext(platform: Platform, limiter: RateLimiter, ca
   if (settings.maintenance && !may(viewer.user, 'instance:maintenance:use')) throw new UnavailableError(MAINTENANCE_RETRY_AFTER);
   const points = call.points ?? 1;
   const rateLimit = limiter.active && points > 0 ? await limiter.consume(viewer.integration.id, points) : undefined;
-  return withPlatform(platform, {
-    viewer,
-    requestId: call.requestId,
-    language: resolveLanguage(call.headers.get('service-language'), viewer.user.language, settings.activeLanguages),
-    rateLimit,
-    loaders: undefined,
-  });
+  const language = resolveLanguage(call.headers.get('service-language'), viewer.user.language, settings.activeLanguages);
+  return new RequestContext(platform, viewer, call.requestId, language, rateLimit);
 }

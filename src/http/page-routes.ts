@@ -50,7 +50,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageOptions): Pr
     const page = await describePage(request.method, request.url.split('?')[0]!);
     if (page) return sendPage(reply, page);
     // Not a file of the docs: the REST router answers (400 unknown endpoint), as for any path under /api.
-    return restAnswer(rest, request, reply, async () => ({}));
+    return restAnswer(rest, request, reply, false);
   };
   app.get(OPENAPI_PATH, described);
   app.get(DOCS_PATH, described);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ArgumentError } from '../errors.ts';
-import type { RestRouter } from '../rest/router.ts';
+import type { RestRequest, RestRouter } from '../rest/router.ts';
 import { formFields } from './input-hygiene.ts';
 import { bodyText } from './body-text.ts';
 import { multipartFields } from './multipart-form.ts';
@@ -19,20 +19,49 @@ async function bodyArgs(request: FastifyRequest): Promise<Record<string, unknown
   return (body as Record<string, unknown> | undefined) ?? {};
 }
 
-/** The REST router's answer to a request under /api, sent. */
-export async function restAnswer(rest: RestRouter, request: FastifyRequest, reply: FastifyReply, body: () => Promise<Record<string, unknown>>): Promise<FastifyReply> {
-  const url = request.url;
-  const q = url.indexOf('?');
-  const pathname = q < 0 ? url : url.slice(0, q);
-  const headers = request.headers;
-  const result = await rest.handle({
-    method: request.method,
-    path: pathname.slice(4),
-    query: q < 0 ? [] : Object.entries(formFields(url.slice(q + 1))),
-    headers: { get: (name: string) => headers[name] as string | undefined },
-    requestId: request.id,
-    body,
-  });
+/** Headers as the router reads them. */
+class IncomingHeaders {
+  constructor(private readonly headers: FastifyRequest['headers']) {}
+
+  get(name: string): string | undefined {
+    return this.headers[name] as string | undefined;
+  }
+}
+
+/**
+ * A request under /api as the router reads it: one object per call with methods, instead of the
+ * closures made per call before (a header reader and a body reader, each a new function, under tsx
+ * with its name defined on it): REST GET user:me over HTTP took 33.5 / 39.5 µs of server CPU
+ * (least / median) where it took 42.5 / 46.0 (bench/cpu-per-request.ts, 8 rounds in turns).
+ */
+class ApiRequest implements RestRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Iterable<[string, string]>;
+  readonly headers: IncomingHeaders;
+  readonly requestId: string;
+
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly withBody: boolean,
+  ) {
+    const url = request.url;
+    const q = url.indexOf('?');
+    this.method = request.method;
+    this.path = (q < 0 ? url : url.slice(0, q)).slice(4);
+    this.query = q < 0 ? [] : Object.entries(formFields(url.slice(q + 1)));
+    this.headers = new IncomingHeaders(request.headers);
+    this.requestId = request.id;
+  }
+
+  body(): Promise<Record<string, unknown>> {
+    return this.withBody ? bodyArgs(this.request) : Promise.resolve({});
+  }
+}
+
+/** The REST router's answer to a request under /api, sent; `withBody`: its body holds arguments (else it is not read). */
+export async function restAnswer(rest: RestRouter, request: FastifyRequest, reply: FastifyReply, withBody: boolean): Promise<FastifyReply> {
+  const result = await rest.handle(new ApiRequest(request, withBody));
   return reply.code(result.status).headers(result.headers).send(result.body);
 }
 
@@ -72,7 +101,7 @@ export async function restRoutes(app: FastifyInstance, options: { rest: RestRout
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, form);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, form);
 
-  const handler = (request: FastifyRequest, reply: FastifyReply) => restAnswer(rest, request, reply, () => bodyArgs(request));
+  const handler = (request: FastifyRequest, reply: FastifyReply) => restAnswer(rest, request, reply, true);
   app.all('/api', handler);
   app.all('/api/*', handler);
 }
