@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
 
 /**
  * Structured JSON logs, one line per event, with the request id. Lines are written
@@ -17,12 +17,12 @@ export function createLogger(level: string, dest: number | string = 1): Logger {
       /* not open yet: nothing was written */
     }
   });
-  return pino(
-    {
-      level,
-      base: undefined,
-      redact: { paths: ['secret', 'password', 'token', 'authorization'], censor: '[redacted]' },
-    },
-    destination,
-  );
+  return pino(loggerOptions(level), destination);
 }
+
+/** The service logger's options (the access line is held equal to what pino writes with them). */
+export const loggerOptions = (level: string): LoggerOptions => ({
+  level,
+  base: undefined,
+  redact: { paths: ['secret', 'password', 'token', 'authorization'], censor: '[redacted]' },
+});

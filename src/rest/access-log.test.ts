@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { pino, type LoggerOptions } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { logRestCall } from './access-log.ts';
+import { loggerOptions } from '../logger.ts';
 
 /** What a logger with these options writes, line by line, with the time masked. */
 function capture(options: LoggerOptions) {
@@ -21,8 +22,13 @@ describe('the REST access line', () => {
     ['9b2f0c4e-3d1a-4c56-8e7f-0a1b2c3d4e5f', 'DELETE', 'user:"me"\\\u0001\u00e9\ud800', 405, 'METHOD_NOT_ALLOWED', 12.5],
   ];
 
-  for (const options of [{ level: 'info' }, { level: 'info', base: undefined }, { level: 'info', base: { service: 'x' } }] satisfies LoggerOptions[]) {
-    it(`is the line pino writes for the same fields (${JSON.stringify(options.base ?? 'pid and hostname')})`, async () => {
+  const cases: [string, LoggerOptions][] = [
+    ['the service logger', loggerOptions('info')],
+    ['pid and hostname', { level: 'info' }],
+    ['bindings', { level: 'info', base: { service: 'x' } }],
+  ];
+  for (const [name, options] of cases) {
+    it(`is the line pino writes for the same fields (${name})`, async () => {
       const ours = capture(options);
       const theirs = capture(options);
       for (const [reqId, method, endpoint, status, code, ms] of calls) {
