@@ -7,6 +7,7 @@
  *   npx tsx bench/cpu-per-request.ts                    (REST GET user:me and fastify alone)
  *   BENCH_SERVERS=service BENCH_REQUESTS=20000 BENCH_ROUNDS=5 npx tsx bench/cpu-per-request.ts
  *   BENCH_PATH=/api/v1/test:app npx tsx bench/cpu-per-request.ts
+ *   BENCH_PATH=/graphql BENCH_BODY='{"query":"{ me { id name } }"}' BENCH_SERVERS=service npx tsx bench/cpu-per-request.ts   (a JSON POST)
  *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" BENCH_SERVERS=service npx tsx bench/cpu-per-request.ts
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/cpu-per-request.ts
  *
@@ -24,6 +25,12 @@ import path from 'node:path';
 
 const envNumber = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const PATH = process.env.BENCH_PATH ?? '/api/v1/user:me';
+/** A JSON body to POST instead of a GET. */
+const BODY = process.env.BENCH_BODY;
+const request = (authorization: string): { method: string; headers: Record<string, string>; body?: string } =>
+  BODY === undefined
+    ? { method: 'GET', headers: { authorization } }
+    : { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: BODY };
 
 interface Served {
   base: string;
@@ -39,15 +46,15 @@ async function serve(kind: string): Promise<void> {
     HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
     HTTP_MAX_REQUESTS_PER_SOCKET: '0',
   });
-  const answer = await fetch(service.base + PATH, { headers: { authorization: service.authorization } });
+  const answer = await fetch(service.base + PATH, request(service.authorization));
   const body = await answer.text();
-  if (answer.status !== 200) throw new Error(`GET ${PATH}: ${answer.status} ${body}`);
+  if (answer.status !== 200) throw new Error(`${PATH}: ${answer.status} ${body}`);
   let base = service.base;
   let close = () => service.close();
   if (kind === 'fastify') {
     const { default: Fastify } = await import('fastify');
     const app = Fastify({ keepAliveTimeout: 65_000 });
-    app.get('/*', (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(body));
+    app.all('/*', (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(body));
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     close = async () => {
       await app.close();
@@ -94,8 +101,8 @@ async function drive(served: Served, amount: number): Promise<void> {
     url: served.base + PATH,
     connections: envNumber('BENCH_CONNECTIONS', 10),
     amount,
-    headers: { authorization: served.authorization },
-  } as Parameters<typeof autocannon>[0]);
+    ...request(served.authorization),
+  } as unknown as Parameters<typeof autocannon>[0]);
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
 }
 
@@ -127,7 +134,7 @@ const serveAt = process.argv.indexOf('--serve');
 if (serveAt > 0) {
   await serve(process.argv[serveAt + 1]!);
 } else {
-  console.log(`GET ${PATH}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded'}, load average ${loadavg()[0]!.toFixed(2)}`);
+  console.log(`${BODY === undefined ? 'GET' : `POST ${BODY}`} ${PATH}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded'}, load average ${loadavg()[0]!.toFixed(2)}`);
   const measured = await measureInTurns((process.env.BENCH_SERVERS ?? 'service,fastify').split(','));
   for (const [kind, rounds] of measured) {
     const sorted = [...rounds].sort((a, b) => a - b);

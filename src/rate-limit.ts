@@ -10,13 +10,16 @@ export interface RateLimitOptions {
 }
 
 export function rateLimitHeaders(state: RateLimitState | undefined): Record<string, string> {
-  if (!state) return {};
-  return {
-    'ratelimit-limit': String(state.limit),
-    'ratelimit-remaining': String(state.remaining),
-    'ratelimit-reset': String(state.reset),
-    'ratelimit-policy': state.policy,
-  };
+  return state ? addRateLimitHeaders({}, state) : {};
+}
+
+/** The rate-limit headers written into `headers` (an answer's own, without a spread per call). */
+export function addRateLimitHeaders(headers: Record<string, string>, state: RateLimitState): Record<string, string> {
+  headers['ratelimit-limit'] = String(state.limit);
+  headers['ratelimit-remaining'] = String(state.remaining);
+  headers['ratelimit-reset'] = String(state.reset);
+  headers['ratelimit-policy'] = state.policy;
+  return headers;
 }
 
 interface Window {

@@ -2,6 +2,7 @@ import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { requestIdFrom } from '../http/request-id.ts';
+import { logAccess } from '../access-log.ts';
 
 /** One answered GraphQL request, as the log and the metrics see it. */
 export interface GraphQLObservation {
@@ -24,10 +25,7 @@ export const errorCodesOf = (errors: readonly GraphQLError[] | undefined): strin
 /** Logs every GraphQL request (one line, like REST calls) and hands it on to `then` (metrics). */
 export function logGraphQL(log: Logger, then?: GraphQLObserver): GraphQLObserver {
   return (o) => {
-    log.info(
-      { reqId: o.requestId, operation: o.operation, type: o.type, status: o.status, errors: o.errorCodes, ms: +o.ms.toFixed(2) },
-      'graphql request',
-    );
+    logAccess(log, 'graphql request', { reqId: o.requestId, operation: o.operation, type: o.type, status: o.status, errors: o.errorCodes, ms: +o.ms.toFixed(2) });
     then?.(o);
   };
 }

@@ -16,7 +16,7 @@ import { graphiqlOptions, renderOfflineGraphiQL } from './graphiql.ts';
 import { spentByRequest, useShapeLimits } from './plugins/limits.ts';
 import { createExecute, useExecution } from './plugins/execution.ts';
 import { queryArgs, useCsrfPrevention, useSuggestionsForCallers } from './plugins/browser-safety.ts';
-import { rateLimitHeaders } from '../rate-limit.ts';
+import { addRateLimitHeaders, rateLimitHeaders } from '../rate-limit.ts';
 
 /** Whether a document is over the size limit (UTF-8 bytes; the length in characters decides most without counting). */
 const documentTooLarge = (query: string, maxBytes: number) => query.length > maxBytes || (query.length * 3 > maxBytes && Buffer.byteLength(query) > maxBytes);
@@ -136,19 +136,21 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
   const maskResult = (result: ExecutionResult): ExecutionResult => (result.errors ? { ...result, errors: result.errors.map((e) => maskErrors(e) as GraphQLError) } : result);
   const execute = createExecute(platform.config.graphqlLimits, limiter);
   // Whether the call ends maintenance is asked only during maintenance; a fresh snapshot is read without awaiting.
-  const contextFor = (call: CallInfo, params: unknown): Promise<Context> => {
+  // The call is written out, not spread: a spread on every request is V8's slow path (src/platform-fields.ts).
+  const contextFor = (headers: HeaderReader, args: Record<string, unknown>, requestId: string, params: unknown): Promise<Context> => {
     const settings = platform.settings.fresh();
     // The operation's cost is spent when it executes (plugins/execution.ts), not one point here.
-    if (settings && !settings.maintenance) return createContext(platform, limiter, { ...call, points: 0 });
+    if (settings && !settings.maintenance) return createContext(platform, limiter, { headers, args, requestId, points: 0 });
     return platform.settings.current().then((current) =>
-      createContext(platform, limiter, { ...call, points: 0, endsMaintenance: current.maintenance && endsMaintenance(params as never) }),
+      createContext(platform, limiter, { headers, args, requestId, points: 0, endsMaintenance: current.maintenance && endsMaintenance(params as never) }),
     );
   };
 
   const maxDocumentBytes = platform.config.graphqlLimits.maxDocumentBytes;
   /** Contexts built before parsing (credentials first), for yoga's context factory to take up. */
   const early = new WeakMap<Request, Promise<Context>>();
-  const callOf = (request: Request): CallInfo => ({ headers: request.headers, args: queryArgs(request.url), requestId: requestIdFrom(request.headers.get('x-request-id')) });
+  const contextOfRequest = (request: Request, params: unknown) =>
+    contextFor(request.headers, queryArgs(request.url), requestIdFrom(request.headers.get('x-request-id')), params);
 
   const yoga = createYoga<ServerContext & { req?: FastifyRequest; reply?: FastifyReply }, Context>({
     schema,
@@ -177,7 +179,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
           if (typeof params.query === 'string' && documentTooLarge(params.query, maxDocumentBytes)) {
             return setResult({ errors: [documentTooLargeError(maxDocumentBytes)] });
           }
-          const context = contextFor(callOf(request), params);
+          const context = contextOfRequest(request, params);
           early.set(request, context);
           return context.then(
             () => undefined,
@@ -192,7 +194,8 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     logging: false,
     maskedErrors: { maskError: maskErrors },
     context: (initial: YogaInitialContext & ServerContext): Promise<Context> =>
-      early.get(initial.request) ?? contextFor(initial.call ?? callOf(initial.request), initial.params),
+      early.get(initial.request) ??
+      (initial.call ? contextFor(initial.call.headers, initial.call.args, initial.call.requestId, initial.params) : contextOfRequest(initial.request, initial.params)),
   });
   /** Query texts the fast path has seen, parsed and validated once by yoga's own pipeline. */
   const prepared = createLRUCache<DocumentNode>({ max: 1000 });
@@ -234,7 +237,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
       let result: ExecutionResult;
       let contextValue: Context | undefined;
       try {
-        contextValue = await contextFor({ headers: request.headers, args: queryArgs(request.url), requestId: request.requestId }, params);
+        contextValue = await contextFor(request.headers, queryArgs(request.url), request.requestId, params);
         const executed = execute({ schema, document, contextValue, variableValues: params.variables, operationName: params.operationName });
         // Most small operations complete synchronously: no extra turn of the microtask queue for them.
         result = maskResult(executed instanceof Promise ? await executed : executed);
@@ -244,8 +247,9 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
         result = { errors: [isGraphQLError(masked) ? masked : new GraphQLError(masked.message, { originalError: masked })] };
       }
       const response = (processRegularResult(result as never, { Response: CapturedResponse } as never, jsonMediaType(request.headers.get('accept'))!)) as unknown as CapturedResponse;
-      const headers: Record<string, string> = { 'x-request-id': request.requestId, ...rateLimitHeaders(contextValue?.rateLimit) };
-      for (const [name, value] of Object.entries(response.init.headers)) headers[name.toLowerCase()] = String(value);
+      const headers: Record<string, string> = { 'x-request-id': request.requestId };
+      if (contextValue?.rateLimit) addRateLimitHeaders(headers, contextValue.rateLimit);
+      for (const name in response.init.headers) headers[name.toLowerCase()] = String(response.init.headers[name]);
       record({
         requestId: request.requestId,
         operation: operation.name?.value ?? params.operationName,

@@ -4,6 +4,7 @@ import type { GraphQLHandler } from '../graphql/yoga.ts';
 import { AppError } from '../errors.ts';
 import { sendError } from './errors.ts';
 import { bodyText } from './body-text.ts';
+import { IncomingHeaders } from './incoming-headers.ts';
 
 /**
  * GraphQL at /graphql: yoga inside fastify as its integration guide shows, every method handed to
@@ -17,7 +18,7 @@ export async function graphqlRoute(app: FastifyInstance, options: { graphql: Gra
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   app.all('/graphql', async (request, reply) => {
-    const headers = { get: (name: string) => request.headers[name] as string | undefined };
+    const headers = new IncomingHeaders(request.headers);
     if (graphql.acceptsJson({ method: request.method, headers })) {
       const url = `http://${request.headers.host ?? 'localhost'}${request.url}`;
       const body = request.body ? bodyText(request.body as Buffer) : '';

@@ -4,6 +4,7 @@ import type { RestRequest, RestRouter } from '../rest/router.ts';
 import { formFields } from './input-hygiene.ts';
 import { bodyText } from './body-text.ts';
 import { multipartFields } from './multipart-form.ts';
+import { IncomingHeaders } from './incoming-headers.ts';
 
 /** A body that could not be parsed: the router asks for the body only after routing, so the refusal waits for it. */
 class Unparsable {
@@ -17,15 +18,6 @@ async function bodyArgs(request: FastifyRequest): Promise<Record<string, unknown
   const body = request.body;
   if (body instanceof Unparsable) throw body.error;
   return (body as Record<string, unknown> | undefined) ?? {};
-}
-
-/** Headers as the router reads them. */
-class IncomingHeaders {
-  constructor(private readonly headers: FastifyRequest['headers']) {}
-
-  get(name: string): string | undefined {
-    return this.headers[name] as string | undefined;
-  }
 }
 
 /**

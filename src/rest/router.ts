@@ -4,10 +4,10 @@ import { AppError, ArgumentError, JourneyInvalidError, knownError, MethodNotAllo
 import { allowedMethods, findOperation, isKnownEndpoint, type Operation } from './operations.ts';
 import { routes, type Handler } from './routes.ts';
 import { toContractName, toServiceArgs } from './names.ts';
-import { rateLimitHeaders, type RateLimiter } from '../rate-limit.ts';
+import { addRateLimitHeaders, type RateLimiter } from '../rate-limit.ts';
 import { checkedArguments, decodeSegment } from '../http/input-hygiene.ts';
 import { isClientGone } from '../http/client-gone.ts';
-import { logRestCall } from './access-log.ts';
+import { logAccess } from '../access-log.ts';
 
 export interface RestRequest {
   method: string;
@@ -49,7 +49,7 @@ export function errorResponse(error: AppError, requestId: string): RestResponse 
   };
   if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(', ');
   if ('retryAfter' in error && typeof error.retryAfter === 'number') headers['retry-after'] = String(error.retryAfter);
-  if (error instanceof RateLimitError) Object.assign(headers, rateLimitHeaders(error.state));
+  if (error instanceof RateLimitError && error.state) addRateLimitHeaders(headers, error.state);
   const body = { error: { status: error.status, code: error.code, message, ...(argument ? { argument } : {}), ...details(error) } };
   return { status: error.status, headers, body: JSON.stringify(body) };
 }
@@ -75,12 +75,12 @@ function handlerOf(operation: Operation): Handler | undefined {
 }
 
 /**
- * The headers of an answer. Written out rather than spread from rateLimitHeaders(): a spread into
- * a literal takes V8's slow path, and most calls have no limit to report.
+ * The headers of an answer. Written into one object rather than spread: a spread into a literal
+ * takes V8's slow path, and most calls have no limit to report.
  */
 function answerHeaders(requestId: string, rateLimit: RateLimitState | undefined): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId };
-  return rateLimit ? Object.assign(headers, rateLimitHeaders(rateLimit)) : headers;
+  return rateLimit ? addRateLimitHeaders(headers, rateLimit) : headers;
 }
 
 export class RestRouter {
@@ -103,11 +103,18 @@ export class RestRouter {
       response = await this.route(req, m, endpoint, spent);
     } catch (error) {
       response = errorResponse(this.toAppError(error, req), req.requestId);
-      Object.assign(response.headers, rateLimitHeaders(spent.state));
+      if (spent.state) addRateLimitHeaders(response.headers, spent.state);
     }
     const ms = performance.now() - started;
     const code = response.status === 200 ? undefined : response.headers['service-api-error-code'];
-    logRestCall(this.platform.log, req.requestId, req.method, endpoint.length > 100 ? endpoint.slice(0, 100) : endpoint, response.status, code, Math.round(ms * 100) / 100);
+    logAccess(this.platform.log, 'rest call', {
+      reqId: req.requestId,
+      method: req.method,
+      endpoint: endpoint.length > 100 ? endpoint.slice(0, 100) : endpoint,
+      status: response.status,
+      code,
+      ms: Math.round(ms * 100) / 100,
+    });
     // An answered call named an operation of the contract; only a refused one needs the check.
     this.observe?.(req.method, code === undefined || (code !== 'UNKNOWN_ENDPOINT' && ENDPOINT.test(endpoint)) ? endpoint : '', response.status, ms);
     return response;
