@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { createLRUCache, createYoga, processRegularResult, type YogaInitialContext } from 'graphql-yoga';
 import type { Context, Platform } from '../context.ts';
-import { createContext, type CallInfo } from '../create-context.ts';
+import { createContext } from '../create-context.ts';
 import type { HeaderReader } from '../auth/authenticate.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import type { SimpleResponse } from '../http/pages.ts';
@@ -23,11 +23,6 @@ const documentTooLarge = (query: string, maxBytes: number) => query.length > max
 
 const documentTooLargeError = (maxBytes: number) =>
   new GraphQLError(`The GraphQL document exceeds ${maxBytes} bytes`, { extensions: { code: 'DOCUMENT_TOO_LARGE', status: 413, http: { status: 413 } } });
-
-/** What the fast path needs of a call; `call` reaches the context factory through yoga's server context. */
-interface ServerContext {
-  call?: CallInfo;
-}
 
 export interface GraphQLRequest {
   method: string;
@@ -152,7 +147,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
   const contextOfRequest = (request: Request, params: unknown) =>
     contextFor(request.headers, queryArgs(request.url), requestIdFrom(request.headers.get('x-request-id')), params);
 
-  const yoga = createYoga<ServerContext & { req?: FastifyRequest; reply?: FastifyReply }, Context>({
+  const yoga = createYoga<{ req?: FastifyRequest; reply?: FastifyReply }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     // Served offline, with credentials and example operations at hand (graphiql.ts).
@@ -193,9 +188,7 @@ export function createGraphQLHandler(platform: Platform, limiter: RateLimiter, o
     ],
     logging: false,
     maskedErrors: { maskError: maskErrors },
-    context: (initial: YogaInitialContext & ServerContext): Promise<Context> =>
-      early.get(initial.request) ??
-      (initial.call ? contextFor(initial.call.headers, initial.call.args, initial.call.requestId, initial.params) : contextOfRequest(initial.request, initial.params)),
+    context: (initial: YogaInitialContext): Promise<Context> => early.get(initial.request) ?? contextOfRequest(initial.request, initial.params),
   });
   /** Query texts the fast path has seen, parsed and validated once by yoga's own pipeline. */
   const prepared = createLRUCache<DocumentNode>({ max: 1000 });
