@@ -13,7 +13,10 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema, dropped after)
  *   BENCH_AUTH_CACHE_MS=2000 npm run bench     (what-if: the credential lookup memoised, see below)
  *   BENCH_CASES=GraphQL npm run bench          (only the cases whose name contains one of these)
- *   BENCH_ONLY=service node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/faces.ts
+ *   BENCH_ONLY=service node --cpu-prof --cpu-prof-dir=/tmp/prof bench/compiled.mjs bench/faces.ts
+ *   npx tsx bench/faces.ts                     (the sources under tsx's loader, as the tests run them)
+ *
+ * `npm run bench` runs it compiled, as `npm start` runs the service (bench/compiled.mjs).
  *
  * The service logs as in production (pino, LOG_LEVEL, default info, same redaction) but into a file
  * in the temporary DATA_DIR instead of a terminal, so terminal rendering is not measured.

@@ -3,8 +3,8 @@
  * concurrency), so that what each face costs beyond the HTTP layer is measured in CPU
  * microseconds, steadier than requests per second on a shared machine:
  *
- *   npx tsx bench/handlers.ts
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/handlers.ts
+ *   node bench/compiled.mjs bench/handlers.ts          (compiled, as npm start runs the service)
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/compiled.mjs bench/handlers.ts
  *
  * Each line is the process's CPU microseconds per call, the least of 15 rounds of 5,000 calls
  * (the round least disturbed by the rest of the machine; the cases take turns), logging at `info`

@@ -29,25 +29,33 @@ function newestMtime(file) {
   return newest;
 }
 
-export async function build() {
+/**
+ * Bundles `entry` (a TypeScript module of this project) into `outdir` as the service is bundled:
+ * one ES module of the code and the packages it uses, chunks for what loads on demand.
+ */
+export async function bundle(entry, outdir, external = []) {
   // esbuild is loaded only when a build is needed: a start without one does not pay for it.
   const esbuild = await import('esbuild');
   // Chunk names carry a hash: without this, every build would leave the last one's chunks behind.
-  rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+  rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
-    entryPoints: [path.join(root, 'src', 'main.ts')],
-    outdir: path.join(root, 'dist'),
+    entryPoints: [entry],
+    outdir,
     bundle: true,
     splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: EXTERNAL,
+    external: [...EXTERNAL, ...external],
     // CommonJS packages in an ES module bundle still call require() (for Node's own modules).
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     sourcemap: 'linked',
     logLevel: 'warning',
   });
+}
+
+export async function build() {
+  await bundle(path.join(root, 'src', 'main.ts'), path.join(root, 'dist'));
 }
 
 /** Builds when dist/ is missing or older than a source; answers whether it did. */
