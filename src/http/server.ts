@@ -1,12 +1,13 @@
 import type { Socket } from 'node:net';
 import type { Server } from 'node:http';
-import { LogController, type FastifyHttpOptions } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyHttpOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { errorResponse } from '../rest/router.ts';
 import { isClientGone } from './client-gone.ts';
 import { requestIdFrom } from './request-id.ts';
+import { RequestLog } from './request-log.ts';
 
 /**
  * Node's limit on a request's head: the request line and headers together (its default; over
@@ -59,6 +60,8 @@ export function serverOptions(config: Pick<Config, 'http'>, log: Logger): Fastif
     loggerInstance: log,
     // The access log is the `rest call` and `graphql request` lines (and `page` for the others), with their fields.
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log becomes pino's child logger only when a request logs through it (request-log.ts).
+    childLoggerFactory: (logger, bindings, options) => new RequestLog(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id'] as string | undefined),
     bodyLimit: MAX_BODY_BYTES,
     connectionTimeout: http.connectionTimeoutMs,

@@ -211,6 +211,24 @@ describe('logs', () => {
     }
   });
 
+  it("a line logged through a request's logger carries the request's id", async () => {
+    const { app, lines } = capture();
+    try {
+      // A route of this test only: the service's own routes log through it on rare paths (overload, unexpected errors).
+      app.server.get('/test-request-log', (request) => {
+        request.log.warn({ detail: 1 }, 'from a route');
+        request.log.debug('below the level');
+        return 'ok';
+      });
+      const response = await app.fetch(new Request(`${BASE_URL}/test-request-log`, { headers: { 'x-request-id': 'route-1' } }));
+      expect(await response.text()).toBe('ok');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines.filter((l) => l.reqId === 'route-1')).toEqual([expect.objectContaining({ level: 40, msg: 'from a route', detail: 1 })]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('GraphQL requests are logged with operation, type, status, duration and error codes, on both paths', async () => {
     const { app, lines } = capture();
     try {
