@@ -9,6 +9,7 @@ import { Metrics, type PoolStats } from './http/metrics.ts';
 import { serverOptions } from './http/server.ts';
 import { errorHandling, sendError } from './http/errors.ts';
 import { AppError } from './errors.ts';
+import { arrivals } from './batcher.ts';
 import { bodyRate } from './http/body-rate.ts';
 import { overload } from './http/overload.ts';
 import { closeOnlyIdleConnections, limitConnectionsPerAddress } from './http/connections.ts';
@@ -71,6 +72,7 @@ export function createApp(platform: Platform, options: AppOptions = {}): App {
   });
   errorHandling(server);
   limitConnectionsPerAddress(server.server, platform.config.http.maxConnectionsPerAddress, platform.log);
+  server.server.on('connection', () => arrivals.mark());
   closeOnlyIdleConnections(server.server);
   void server.register(overload, platform.config.overload);
   bodyRate(server, { minBytesPerSecond: platform.config.http.minBodyBytesPerSecond, graceMs: platform.config.http.headersTimeoutMs });

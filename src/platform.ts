@@ -17,15 +17,17 @@ import { assumeTokenLoader } from './auth/assume-tokens.ts';
 export function createPlatform(deps: { config: Config; db: Db; log: Logger; secretKey: Buffer; transport?: Transport }): Platform {
   // Group commits in progress at once: the embedded database has one connection; PostgreSQL's pool of 10 keeps room for other calls.
   const batches = deps.config.database.kind === 'pglite' ? 1 : 4;
+  // The embedded database runs on this thread: its batches wait for connections still being accepted (batcher.ts Arrivals).
+  const waitForArrivals = deps.config.database.kind === 'pglite';
   const platform: Platform = {
     config: deps.config,
     db: deps.db,
     log: deps.log,
     secrets: new SecretBox(deps.secretKey),
-    credentials: new CredentialCache(deps.config.AUTH_CACHE_TTL_MS, assumeTokenLoader(deps.db, batches)),
+    credentials: new CredentialCache(deps.config.AUTH_CACHE_TTL_MS, assumeTokenLoader(deps.db, batches, waitForArrivals)),
     examStarts: new ExamStarts(deps.config.PLAYER_CACHE_TTL_MS),
     answers: answerWriter(deps.db, batches),
-    claims: playClaimer(deps.db, batches, finishOverduePlay),
+    claims: playClaimer(deps.db, batches, finishOverduePlay, waitForArrivals),
     finishes: playFinisher(() => platform, batches),
     settings: new InstanceSettings(deps.db, { maintenance: deps.config.MAINTENANCE }),
     notifier: new Notifier(

@@ -13,7 +13,7 @@ type TokenRow = User & { assumeTokenId: string; tokenHash: string; issuerId: str
  * send two): the first calls of thousands of examinees at 9:00, each with its own token, are
  * answered by a few statements, each for every token that arrived meanwhile.
  */
-export function assumeTokenLoader(db: Db, concurrency: number): Batcher<string, CachedAssumeToken | null> {
+export function assumeTokenLoader(db: Db, concurrency: number, waitForArrivals = false): Batcher<string, CachedAssumeToken | null> {
   return new Batcher(async (hashes) => {
     const rows = await db.$queryRaw<TokenRow[]>`
       SELECT u.*, t."id" AS "assumeTokenId", t."tokenHash", t."issuerId", t."integrationId", t."expiresAt", t."revokedAt", t."createdAt" AS "tokenCreatedAt"
@@ -26,7 +26,7 @@ export function assumeTokenLoader(db: Db, concurrency: number): Batcher<string, 
       ]),
     );
     return hashes.map((hash) => byHash.get(hash) ?? null);
-  }, { concurrency });
+  }, { concurrency, waitForArrivals });
 }
 
 /**

@@ -92,9 +92,9 @@ export async function claimPlays(db: Db, claims: readonly Claim[], timer: Task<a
 /** Starts as the player makes them: many users' in one statement when they arrive together (src/batcher.ts). */
 export type PlayClaimer = Batcher<Claim, ClaimedPlay | undefined>;
 
-export function playClaimer(db: Db, concurrency: number, timer: Task<any, any, { play: string }>): PlayClaimer {
+export function playClaimer(db: Db, concurrency: number, timer: Task<any, any, { play: string }>, waitForArrivals = false): PlayClaimer {
   // One claim per user and exam (Quiz set) in a statement: a second start of the same waits for the first.
-  return new Batcher((claims) => claimPlays(db, claims, timer), { concurrency, keyOf: (c) => openKeyOf(c.scope) });
+  return new Batcher((claims) => claimPlays(db, claims, timer), { concurrency, keyOf: (c) => openKeyOf(c.scope), waitForArrivals });
 }
 
 export interface AnswerInput {
