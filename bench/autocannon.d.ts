@@ -12,7 +12,14 @@ declare module 'autocannon' {
     /** Seconds before a request counts as a timeout. */
     timeout?: number;
     /** Requests each connection sends in turn. */
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      /** With workers: the path of a module exporting `(status, body, context, headers) => void`, run on every answer. */
+      onResponse?: string;
+    }[];
   }
   interface Histogram {
     average: number;
@@ -34,6 +41,8 @@ declare module 'autocannon' {
     non2xx: number;
     '2xx': number;
     duration: number;
+    /** Answers by status code. */
+    statusCodeStats?: Record<string, { count: number }>;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

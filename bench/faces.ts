@@ -189,7 +189,7 @@ async function load(base: string, c: Case, authorization: string, duration: numb
     // What one more such call answers now, to say why.
     const again = await fetch(base + c.path, { method: c.method, body: c.body, headers: { authorization, ...(c.body ? { 'content-type': 'application/json' } : {}) } });
     const why = `${again.status} ${(await again.text()).slice(0, 300)}`;
-    throw new Error(`${c.name}: ${result.non2xx} non-2xx answers (${JSON.stringify((result as { statusCodeStats?: unknown }).statusCodeStats)}), ${result.errors} errors, ${result.timeouts} timeouts; one more call answers ${why}`);
+    throw new Error(`${c.name}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors, ${result.timeouts} timeouts; one more call answers ${why}`);
   }
   return result;
 }
