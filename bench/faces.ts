@@ -3,15 +3,14 @@
  * and GraphQL against REST for the same data.
  *
  * The ratio service/bare says how much of a loopback call's budget goes to routing, credentials
- * (a database lookup and an AES-GCM decryption per call), instance settings and the per-call log
- * line, as opposed to HTTP itself. Both servers run in this process; the load generator runs in an
+ * (from the instance's credential cache), instance settings, the per-call log line and the
+ * metrics, as opposed to HTTP itself. Both servers run in this process; the load generator runs in an
  * autocannon worker thread so it does not share the servers' event loop (on 2 cores: one core for
  * the servers, one for the load).
  *
  *   npm run bench
  *   BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_CONNECTIONS=10 LOG_LEVEL=info npm run bench
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema, dropped after)
- *   BENCH_AUTH_CACHE_MS=2000 npm run bench     (what-if: the credential lookup memoised, see below)
  *   BENCH_CASES=GraphQL npm run bench          (only the cases whose name contains one of these)
  *   BENCH_ONLY=service node --cpu-prof --cpu-prof-dir=/tmp/prof bench/compiled.mjs bench/faces.ts
  *   npx tsx bench/faces.ts                     (the sources under tsx's loader, as the tests run them)
@@ -31,7 +30,7 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { createLogger } from '../src/logger.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, type Db } from '../src/db/client.ts';
+import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { loadSecretKey } from '../src/auth/secret-key.ts';
 import { createPlatform } from '../src/platform.ts';
@@ -43,34 +42,10 @@ const envNumber = (name: string, fallback: number) => Number(process.env[name] ?
 const DURATION = envNumber('BENCH_DURATION', 6);
 const WARMUP = envNumber('BENCH_WARMUP', 2);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10);
+/** Each side of a pair is measured in this many slices, taking turns with the other. */
+const SLICES = Math.max(1, envNumber('BENCH_SLICES', 6));
 /** `bare` or `service` measures one side only: a CPU profile of the service alone is easier to read. */
 const ONLY = process.env.BENCH_ONLY;
-/**
- * What-if, not the service as shipped: memoise the credential lookup (integration by app id with
- * its owner) for this many ms, to measure what a short-lived credential cache in authenticate
- * would gain. 0 (default) measures the service unchanged.
- */
-const AUTH_CACHE_MS = envNumber('BENCH_AUTH_CACHE_MS', 0);
-
-/** Wraps the Prisma client so `integration.findUnique` answers from memory for `ttlMs`. */
-function withCachedCredentialLookup(db: Db, ttlMs: number): Db {
-  const cache = new Map<string, { at: number; value: Promise<unknown> }>();
-  const integration = new Proxy(db.integration, {
-    get(target, prop, receiver) {
-      if (prop !== 'findUnique') return Reflect.get(target, prop, receiver);
-      return (args: Parameters<Db['integration']['findUnique']>[0]) => {
-        const key = JSON.stringify(args);
-        const hit = cache.get(key);
-        if (hit && Date.now() - hit.at < ttlMs) return hit.value;
-        const value = target.findUnique(args);
-        cache.set(key, { at: Date.now(), value });
-        return value;
-      };
-    },
-  });
-  return new Proxy(db, { get: (target, prop, receiver) => (prop === 'integration' ? integration : Reflect.get(target, prop, receiver)) });
-}
-
 function listen(handler: RequestListener): Promise<{ server: Server; base: string }> {
   const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
@@ -105,8 +80,7 @@ async function startService() {
   const platform = createPlatform({ config, db: database.prisma, log, secretKey: loadSecretKey(config).key });
   const boot = await bootstrap(platform);
   if (!boot.generated) throw new Error('bootstrap did not generate credentials on an empty database');
-  const served = AUTH_CACHE_MS > 0 ? { ...platform, db: withCachedCredentialLookup(platform.db, AUTH_CACHE_MS) } : platform;
-  const app = createApp(served, { ready: true });
+  const app = createApp(platform, { ready: true });
   const base = await app.listen(0, '127.0.0.1');
   return {
     base,
@@ -166,14 +140,15 @@ const graphql = (query: string) => JSON.stringify({ query });
  * REST against bare node:http; GraphQL against REST for the same data (`{ me { id name } }` is
  * what `GET user:me` answers; `{ __typename }` is GraphQL with no data at all).
  */
-const CASES = ([
+const ALL_CASES: Case[] = [
   { name: 'REST GET test:app', method: 'GET', path: '/api/v1/test:app', against: 'bare' },
   { name: 'REST GET user:me', method: 'GET', path: '/api/v1/user:me', against: 'bare' },
   // The framework's own floor: what fastify alone keeps of bare node:http on this machine.
   { name: 'fastify alone, GET user:me', server: 'fastify', method: 'GET', path: '/api/v1/user:me', against: 'bare' },
   { name: 'GraphQL { me { id name } }', method: 'POST', path: '/graphql', body: graphql('{ me { id name } }'), against: 'REST GET user:me' },
   { name: 'GraphQL { __typename }', method: 'POST', path: '/graphql', body: graphql('{ __typename }'), against: 'REST GET user:me' },
-] satisfies Case[]).filter((c) => !process.env.BENCH_CASES || process.env.BENCH_CASES.split(',').some((name) => c.name.includes(name.trim())));
+];
+const CASES = ALL_CASES.filter((c) => !process.env.BENCH_CASES || process.env.BENCH_CASES.split(',').some((name) => c.name.includes(name.trim())));
 
 async function load(base: string, c: Case, authorization: string, duration: number) {
   const result = await autocannon({
@@ -196,7 +171,7 @@ async function load(base: string, c: Case, authorization: string, duration: numb
 
 const service = await startService();
 const bodies = new Map<string, string>();
-for (const c of CASES.filter((c) => c.against === 'bare')) {
+for (const c of ALL_CASES.filter((c) => c.against === 'bare')) {
   const response = await fetch(service.base + c.path, { headers: { authorization: service.authorization } });
   if (response.status !== 200) throw new Error(`GET ${c.path}: ${response.status} ${await response.text()}`);
   bodies.set(c.path, await response.text());
@@ -206,54 +181,85 @@ const fastifyAlone = await bareFastify(bodies);
 
 console.log(
   `database ${service.database}, LOG_LEVEL ${process.env.LOG_LEVEL ?? 'info'} (to a file), ${CONNECTIONS} connections, ` +
-    `${WARMUP} s warm-up + ${DURATION} s per run, node ${process.version}, ${cpus().length} cores, ` +
-    `load average ${loadavg()[0]!.toFixed(2)}${AUTH_CACHE_MS > 0 ? `, WHAT-IF: credential lookup cached ${AUTH_CACHE_MS} ms` : ''}\n`,
+    `${WARMUP} s warm-up + ${DURATION} s per side of a pair in ${SLICES} slices, node ${process.version}, ${cpus().length} cores, ` +
+    `load average ${loadavg()[0]!.toFixed(2)}\n`,
 );
+/** A server measured in a pair: a case of the service (or of fastify alone), or the bare server on a case's path. */
+interface Side {
+  name: string;
+  base: string;
+  c: Case;
+  /** `bare` or `service`, for BENCH_ONLY. */
+  kind: 'bare' | 'service';
+}
+const sideOf = (c: Case): Side => ({ name: c.name, base: c.server === 'fastify' ? fastifyAlone.base : service.base, c, kind: 'service' });
+const referenceOf = (c: Case): Side =>
+  c.against === 'bare' ? { name: `bare ${c.path}`, base: bare.base, c, kind: 'bare' } : sideOf(ALL_CASES.find((other) => other.name === c.against)!);
+
 /**
- * Rounds: every case and its reference are measured once per round, one after the other, and the
- * ratio is taken within the round; the table gives the median over the rounds. On a shared
- * 2-core machine a single pair of runs swings by 15 % or more; pairs taken close together, and the
- * median of several, do not.
+ * Rounds: in every round each case is measured against its reference, and the ratio is taken
+ * within the pair; the table gives the median over the rounds. Within a pair the two sides take
+ * turns in short slices (reference, case, case, reference, …: BENCH_SLICES slices of
+ * BENCH_DURATION / BENCH_SLICES seconds each), so that both see the machine alike: on a shared
+ * 2-core machine the speed of the host drifted by a factor of two within minutes, and a pair of
+ * 6 s runs one after the other once measured fastify alone at 119 % of the bare server.
  */
 const ROUNDS = envNumber('BENCH_ROUNDS', 3);
-async function measure(name: string, base: string, c: Case, round: Map<string, { rps: number; p99: number }>) {
-  if (WARMUP > 0) await load(base, c, service.authorization, WARMUP);
-  const result = await load(base, c, service.authorization, DURATION);
-  round.set(name, { rps: result.requests.average, p99: result.latency.p99 });
-  console.log(`${name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(6)} req/s  latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
+interface Measured {
+  rps: number;
+  p99: number;
 }
-const median = (values: number[]) => {
+async function measurePair(mine: Side, theirs: Side): Promise<Map<string, Measured>> {
+  const sides = [theirs, mine].filter((side) => !ONLY || side.kind === ONLY);
+  const totals = new Map(sides.map((side) => [side.name, { requests: 0, seconds: 0, p99s: [] as number[] }]));
+  for (const side of sides) if (WARMUP > 0) await load(side.base, side.c, service.authorization, WARMUP);
+  for (let slice = 0; slice < SLICES; slice++) {
+    for (const side of slice % 2 ? [...sides].reverse() : sides) {
+      const result = await load(side.base, side.c, service.authorization, DURATION / SLICES);
+      const total = totals.get(side.name)!;
+      total.requests += result.requests.total;
+      total.seconds += result.duration;
+      total.p99s.push(result.latency.p99);
+    }
+  }
+  const measured = new Map<string, Measured>();
+  for (const [name, total] of totals) {
+    measured.set(name, { rps: total.requests / total.seconds, p99: median(total.p99s) });
+    console.log(`${name.padEnd(34)} ${(total.requests / total.seconds).toFixed(0).padStart(6)} req/s  latency p99 ${median(total.p99s)} ms (median of ${SLICES} slices)`);
+  }
+  return measured;
+}
+function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
+}
 const rows: { case: string; against: string; reqPerSec: number; reference: number; ratio: string; ratios: string; p99: string }[] = [];
 try {
-  const rounds: Map<string, { rps: number; p99: number }>[] = [];
+  /** Per case, its pair's figures in each round. */
+  const rounds = new Map<string, { mine?: Measured; theirs?: Measured }[]>(CASES.map((c) => [c.name, []]));
   for (let r = 1; r <= ROUNDS; r++) {
     console.log(`round ${r} of ${ROUNDS}`);
-    const round = new Map<string, { rps: number; p99: number }>();
     for (const c of CASES) {
-      // Once per path and round: cases of one path are measured against the same bare run.
-      if (c.against === 'bare' && ONLY !== 'service' && !round.has(`bare ${c.path}`)) await measure(`bare ${c.path}`, bare.base, c, round);
-      if (ONLY !== 'bare') await measure(c.name, c.server === 'fastify' ? fastifyAlone.base : service.base, c, round);
+      const mine = sideOf(c);
+      const theirs = referenceOf(c);
+      const measured = await measurePair(mine, theirs);
+      rounds.get(c.name)!.push({ mine: measured.get(mine.name), theirs: measured.get(theirs.name) });
     }
-    rounds.push(round);
   }
   for (const c of CASES) {
-    const reference = c.against === 'bare' ? `bare ${c.path}` : c.against;
-    const pairs = rounds.map((round) => [round.get(c.name), round.get(reference)] as const).filter(([mine, theirs]) => mine && theirs);
-    const ratios = pairs.map(([mine, theirs]) => (mine!.rps / theirs!.rps) * 100);
-    const ofRounds = (name: string, pick: (m: { rps: number; p99: number }) => number) =>
-      median(rounds.flatMap((round) => (round.has(name) ? [pick(round.get(name)!)] : [])));
+    const pairs = rounds.get(c.name)!;
+    const ratios = pairs.flatMap(({ mine, theirs }) => (mine && theirs ? [(mine.rps / theirs.rps) * 100] : []));
+    const of = (pick: (pair: { mine?: Measured; theirs?: Measured }) => number | undefined) =>
+      median(pairs.flatMap((pair) => (pick(pair) === undefined ? [] : [pick(pair)!])));
     rows.push({
       case: c.name,
-      against: reference,
-      reqPerSec: Math.round(ofRounds(c.name, (m) => m.rps) || 0),
-      reference: Math.round(ofRounds(reference, (m) => m.rps) || 0),
+      against: referenceOf(c).name,
+      reqPerSec: Math.round(of((pair) => pair.mine?.rps) || 0),
+      reference: Math.round(of((pair) => pair.theirs?.rps) || 0),
       ratio: ratios.length ? `${median(ratios).toFixed(1)}%` : '-',
       ratios: ratios.map((ratio) => ratio.toFixed(0)).join(' / '),
-      p99: `${ofRounds(c.name, (m) => m.p99) || '-'} / ${ofRounds(reference, (m) => m.p99) || '-'} ms`,
+      p99: `${of((pair) => pair.mine?.p99) || '-'} / ${of((pair) => pair.theirs?.p99) || '-'} ms`,
     });
   }
   console.log();
