@@ -17,21 +17,32 @@ export interface ShutdownPlan {
 }
 
 /**
+ * The same signal again within this time is the same stop delivered twice, not a second one: a
+ * terminal's Ctrl-C reaches the service directly (its process group) and again through a parent
+ * that passes signals on (npm does, for `npm start`).
+ */
+export const REPEATED_SIGNAL_MS = 1000;
+
+/**
  * Stops the server the way an orchestrator expects on SIGTERM (and Ctrl-C): no new connections,
  * requests already being received or answered go on to their end (an upload in progress included),
  * idle keep-alive connections are closed as soon as they are idle, workers finish the job in hand,
  * then the database is closed and the process exits. Whatever still runs after `timeoutMs` is cut
  * (a job cut this way is taken up again by a worker once its lease runs out). A second signal
- * exits at once.
+ * exits at once, unless it repeats the first within REPEATED_SIGNAL_MS.
  */
 export function stopOnSignals(plan: ShutdownPlan, signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): void {
-  let stopping = false;
+  let first: { signal: NodeJS.Signals; at: number } | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (first) {
+      if (signal === first.signal && Date.now() - first.at < REPEATED_SIGNAL_MS) {
+        plan.log.info({ signal }, 'signal repeated: already shutting down');
+        return;
+      }
       plan.log.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
-    stopping = true;
+    first = { signal, at: Date.now() };
     void stop(plan, signal).then(
       () => process.exit(0),
       (err: unknown) => {
