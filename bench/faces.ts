@@ -224,8 +224,9 @@ async function measurePair(mine: Side, theirs: Side): Promise<Map<string, Measur
   }
   const measured = new Map<string, Measured>();
   for (const [name, total] of totals) {
-    measured.set(name, { rps: total.requests / total.seconds, p99: median(total.p99s) });
-    console.log(`${name.padEnd(34)} ${(total.requests / total.seconds).toFixed(0).padStart(6)} req/s  latency p99 ${median(total.p99s)} ms (median of ${SLICES} slices)`);
+    const side = { rps: total.requests / total.seconds, p99: median(total.p99s) };
+    measured.set(name, side);
+    console.log(`${name.padEnd(34)} ${side.rps.toFixed(0).padStart(6)} req/s  latency p99 ${side.p99} ms (median of ${SLICES} slices)`);
   }
   return measured;
 }

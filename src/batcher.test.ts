@@ -16,6 +16,17 @@ function recording(waitForArrivals: boolean) {
   return { batcher, batches };
 }
 
+/** As during a storm of starts: a connection accepted and a call made, then `turns` turns of the loop, for each item. */
+async function callsAsConnectionsArrive(batcher: Batcher<number, number>, items: number[], turns: number): Promise<number[]> {
+  const results: Promise<number>[] = [];
+  for (const item of items) {
+    arrivals.mark();
+    results.push(batcher.add(item));
+    for (let t = 0; t < turns; t++) await turn();
+  }
+  return Promise.all(results);
+}
+
 describe('Batcher waiting for arrivals', () => {
   it('runs one turn after an item when no connection arrives', async () => {
     const { batcher, batches } = recording(true);
@@ -28,14 +39,8 @@ describe('Batcher waiting for arrivals', () => {
 
   it('gathers what arrives while connections are still being accepted, for at most the wait', async () => {
     const { batcher, batches } = recording(true);
-    const results: Promise<number>[] = [];
-    // A connection accepted and a call made on every turn, as during a storm of starts.
-    for (let i = 0; i < 10; i++) {
-      arrivals.mark();
-      results.push(batcher.add(i));
-      await turn();
-    }
-    expect(await Promise.all(results)).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
+    // A connection accepted and a call made on every turn.
+    expect(await callsAsConnectionsArrive(batcher, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 1)).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
     expect(batches).toEqual([[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]]);
 
     // Connections that keep arriving hold a batch back no longer than the wait.
@@ -53,14 +58,7 @@ describe('Batcher waiting for arrivals', () => {
 
   it('does not wait when it is not asked to', async () => {
     const { batcher, batches } = recording(false);
-    const results: Promise<number>[] = [];
-    for (let i = 0; i < 3; i++) {
-      arrivals.mark();
-      results.push(batcher.add(i));
-      await turn();
-      await turn();
-    }
-    await Promise.all(results);
+    await callsAsConnectionsArrive(batcher, [0, 1, 2], 2);
     expect(batches).toEqual([[0], [1], [2]]);
   });
 });

@@ -8,7 +8,8 @@ const SIGNALS: NodeJS.Signals[] = ['SIGUSR2', 'SIGWINCH'];
 
 function setUp() {
   const messages: string[] = [];
-  const log = { info: (_: unknown, msg: string) => messages.push(msg), warn: (_: unknown, msg: string) => messages.push(msg), error: (_: unknown, msg: string) => messages.push(msg) };
+  const note = (_: unknown, msg: string) => messages.push(msg);
+  const log = { info: note, warn: note, error: note };
   let finishRequests = () => {};
   const requestsDone = new Promise<void>((resolve) => (finishRequests = resolve));
   const released: string[] = [];
@@ -55,21 +56,21 @@ describe('stopping on a signal', () => {
     expect(messages.at(-1)).toBe('stopped');
   });
 
-  it('exits at once with 1 on a second signal after that second, or on another signal', () => {
-    const first = setUp();
+  it('exits at once with 1 on the same signal a second or more after the first', () => {
+    const { messages, released, exits, later } = setUp();
     process.emit('SIGUSR2', 'SIGUSR2');
-    first.later(REPEATED_SIGNAL_MS);
+    later(REPEATED_SIGNAL_MS);
     process.emit('SIGUSR2', 'SIGUSR2');
-    expect(first.exits).toEqual([1]);
-    expect(first.messages).toContain('second signal: exiting now');
-    expect(first.released).toEqual([]);
-    for (const signal of SIGNALS) process.removeAllListeners(signal);
-    vi.restoreAllMocks();
+    expect(exits).toEqual([1]);
+    expect(messages).toContain('second signal: exiting now');
+    expect(released).toEqual([]);
+  });
 
-    const other = setUp();
+  it('exits at once with 1 on another signal, however soon', () => {
+    const { messages, exits } = setUp();
     process.emit('SIGUSR2', 'SIGUSR2');
     process.emit('SIGWINCH', 'SIGWINCH');
-    expect(other.exits).toEqual([1]);
-    expect(other.messages).toContain('second signal: exiting now');
+    expect(exits).toEqual([1]);
+    expect(messages).toContain('second signal: exiting now');
   });
 });

@@ -158,7 +158,7 @@ describe.skipIf(onPostgres)('a real start of the service', () => {
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
     /**
-     * SIGTERM, then wait until every process of the group closed its output (the service last).
+     * SIGTERM to the service's process group, then wait until the service closed its output.
      * `repeated`: the signal again 10 ms later, as a terminal's Ctrl-C reaches a service under
      * `npm start` twice (directly, and passed on by npm): the same stop, not a second one.
      */
